@@ -1,0 +1,66 @@
+// ESLint: typescript-eslint plus the import boundaries of ARCHITECTURE.md.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const nodeBuiltins = {
+  group: ['node:*'],
+  message: 'src/ is pure: Node built-ins only in *.node.ts files, src/node/, src/cli/ and src/render/raster/.',
+};
+const noAppLayers = [
+  { group: ['**/main/**', '../main/*', '../../main/*'], message: 'src/ never imports main/.' },
+  { group: ['**/renderer/**', '../renderer/*', '../../renderer/*'], message: 'src/ never imports renderer/.' },
+];
+const uiLibs = ['electron', 'react', 'react-dom', 'konva', 'react-konva', 'zustand'].map((name) => ({
+  name,
+  message: 'src/ is the engine: no UI or Electron libraries.',
+}));
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'out/', 'coverage/', 'assets/', 'test-results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/**/*.node.ts', 'src/node/**', 'src/cli/**', 'src/render/raster/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: uiLibs, patterns: [nodeBuiltins, ...noAppLayers] }],
+    },
+  },
+  {
+    files: ['src/**/*.node.ts', 'src/node/**', 'src/cli/**', 'src/render/raster/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: uiLibs, patterns: noAppLayers }] },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer reaches main only through window.api.' }],
+          patterns: [
+            { group: ['**/main/**', '../main/*'], message: 'renderer never imports main/ (use src/ipc).' },
+            { group: ['node:*'], message: 'The renderer runs sandboxed: no Node built-ins.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['main/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/renderer/**', '../renderer/*'], message: 'main never imports renderer/.' }] },
+      ],
+    },
+  },
+);

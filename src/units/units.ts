@@ -1,0 +1,58 @@
+/**
+ * Branded length units. Markup positions are px at 96 dpi (the hosted service's Konva convention),
+ * PDF works in points (1/72 in), printers in dots at their own dpi. Every conversion lives here:
+ * most label bugs in this field are unit bugs.
+ */
+declare const brand: unique symbol;
+type Brand<T, B extends string> = T & { readonly [brand]: B };
+
+/** CSS/Konva pixels: 1/96 inch. */
+export type Px96 = Brand<number, 'Px96'>;
+/** PDF points: 1/72 inch. */
+export type Pt = Brand<number, 'Pt'>;
+/** Printer dots at some dpi. */
+export type Dots = Brand<number, 'Dots'>;
+export type Inch = Brand<number, 'Inch'>;
+export type Mm = Brand<number, 'Mm'>;
+
+export type StageUnit = 'in' | 'cm' | 'mm' | 'px';
+
+export const PX_PER_INCH = 96;
+export const PT_PER_INCH = 72;
+export const MM_PER_INCH = 25.4;
+
+export const px = (n: number): Px96 => n as Px96;
+export const pt = (n: number): Pt => n as Pt;
+export const dots = (n: number): Dots => n as Dots;
+export const inch = (n: number): Inch => n as Inch;
+export const mm = (n: number): Mm => n as Mm;
+
+/** A stage length in its own unit, to inches (reference/markup.md: in = 1, cm = /2.54, mm = /25.4, px = /96). */
+export function stageToInches(value: number, unit: StageUnit): Inch {
+  switch (unit) {
+    case 'in':
+      return inch(value);
+    case 'cm':
+      return inch(value / 2.54);
+    case 'mm':
+      return inch(value / MM_PER_INCH);
+    case 'px':
+      return inch(value / PX_PER_INCH);
+  }
+}
+
+export const inchesToPx = (v: Inch): Px96 => px(v * PX_PER_INCH);
+export const pxToInches = (v: Px96): Inch => inch(v / PX_PER_INCH);
+export const pxToPt = (v: Px96): Pt => pt((v * PT_PER_INCH) / PX_PER_INCH);
+export const inchesToPt = (v: Inch): Pt => pt(v * PT_PER_INCH);
+export const mmToInches = (v: Mm): Inch => inch(v / MM_PER_INCH);
+
+/** px (1/96 in) to dots at `dpi`, unrounded. */
+export const pxToDots = (v: Px96, dpi: number): Dots => dots((v * dpi) / PX_PER_INCH);
+
+/**
+ * A stage length to whole printer dots. Rounded to the nearest dot: 4 in at 203 dpi is 812 dots, 6 in 1218.
+ */
+export function stageToDots(value: number, unit: StageUnit, dpi: number): Dots {
+  return dots(Math.round(stageToInches(value, unit) * dpi));
+}

@@ -1,0 +1,16 @@
+// Bundles the `labeldesk` CLI into dist/labeldesk.mjs (run by `npm ci` through `prepare`).
+// Dependencies stay external: they are resolved from node_modules at run time.
+import { build } from 'esbuild';
+
+await build({
+  entryPoints: ['src/cli/labeldesk.ts'],
+  outfile: 'dist/labeldesk.mjs',
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  banner: { js: '#!/usr/bin/env node' },
+  sourcemap: 'linked',
+  logLevel: 'warning',
+});
