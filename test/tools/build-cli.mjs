@@ -1,10 +1,11 @@
 // Bundles the `labeldesk` CLI into dist/labeldesk.mjs (run by `npm ci` through `prepare`).
 // Dependencies stay external: they are resolved from node_modules at run time.
+// Usage: node test/tools/build-cli.mjs [OUTFILE]
 import { build } from 'esbuild';
 
 await build({
   entryPoints: ['src/cli/labeldesk.ts'],
-  outfile: 'dist/labeldesk.mjs',
+  outfile: process.argv[2] ?? 'dist/labeldesk.mjs',
   bundle: true,
   platform: 'node',
   format: 'esm',

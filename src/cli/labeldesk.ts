@@ -1,0 +1,112 @@
+/**
+ * `labeldesk` — the command line. Each command is a function of (args, io) returning an exit code, so tests
+ * run it in-process; `bin` below is the only place that touches process.exit.
+ *
+ * Exit codes: 0 success, 1 the operation failed (bad input, template not found, invalid file), 2 wrong usage.
+ * User mistakes print one clear line (never a stack trace); set LABELDESK_DEBUG=1 to see stacks.
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { ResolveError } from '../resolve/resolve';
+import { TemplateNotFound, TemplateValidationError } from '../template/errors';
+import { CliError, UsageError, processIo, type CliIo } from './io';
+import { markupCommand, templatesCommand, validateCommand, schemaCommand } from './template-commands';
+
+export const VERSION = '0.1.0';
+
+type Command = (args: string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; summary: string }> = {
+  templates: { run: templatesCommand, summary: 'list templates with their sizes and fields' },
+  markup: { run: markupCommand, summary: 'resolve a template with data into Markup JSON (route 01)' },
+  validate: { run: validateCommand, summary: 'check template files; every problem with its path' },
+  schema: { run: schemaCommand, summary: 'print the JSON Schema of the template format' },
+};
+
+export const HELP = `labeldesk ${VERSION} — label templates, rendering and printing
+
+Usage: labeldesk <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .join('\n')}
+
+Common options:
+  --template NAME|FILE   a template by exact (case-sensitive) name, or a template .json file
+  --templates DIR        also load templates from DIR (overrides bundled ones of the same name);
+                         default: $LABELDESK_TEMPLATES
+  --data JSON|@FILE|@-   field values as a JSON object of strings
+  --json                 machine-readable output
+  -h, --help             help for a command
+
+Examples:
+  labeldesk templates
+  labeldesk markup --template shipping-4x6 --data '{"ship_to_name":"Ada Lovelace","tracking":"1Z999AA10123456784"}'
+  labeldesk validate my-label.json
+`;
+
+/** Runs the CLI with `args` (without node and script). Returns the exit code. */
+export async function runCli(args: string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    io.stdout(HELP);
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`${VERSION}\n`);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  try {
+    if (!command) throw new UsageError(`unknown command "${name}" (try: labeldesk --help)`);
+    return await command.run(rest, io);
+  } catch (e) {
+    return reportError(e, io);
+  }
+}
+
+function reportError(e: unknown, io: CliIo): number {
+  if (e instanceof UsageError) {
+    io.stderr(`labeldesk: ${e.message}\n`);
+    return 2;
+  }
+  if (
+    e instanceof CliError ||
+    e instanceof TemplateNotFound ||
+    e instanceof ResolveError ||
+    e instanceof TemplateValidationError
+  ) {
+    io.stderr(`labeldesk: ${e.message}\n`);
+    return 1;
+  }
+  // Anything else is our bug, not the user's: say so briefly, stack only on request.
+  const err = e instanceof Error ? e : new Error(String(e));
+  io.stderr(`labeldesk: internal error: ${err.message}\n`);
+  if (io.env.LABELDESK_DEBUG) io.stderr(`${err.stack ?? ''}\n`);
+  else io.stderr('labeldesk: set LABELDESK_DEBUG=1 for details, and please report this.\n');
+  return 70;
+}
+
+function isMain(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  const io = processIo();
+  // Let stdout drain before exiting (large markup or PDF output through a pipe).
+  runCli(process.argv.slice(2), io).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      process.exitCode = reportError(e, io);
+    },
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * Node-only: template stores over folders of `*.json` files (bundled assets/templates, the user's folder).
+ * Every lookup re-reads the folder listing; files are re-parsed only when their mtime or size changed, so a
+ * template edited on disk applies to the very next request at the cost of one stat per file.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { TemplateValidationError } from '../template/errors';
+import { parseTemplateText } from '../template/parse';
+import type { Template } from '../template/schema';
+import {
+  findTemplate,
+  mergeListings,
+  type TemplateListing,
+  type TemplateOrigin,
+  type TemplateStore,
+} from '../template/store';
+import { bundledTemplatesDir } from './assets.node';
+
+interface CacheEntry {
+  mtimeMs: number;
+  size: number;
+  result: { template: Template } | { error: TemplateValidationError };
+}
+
+/** Reads and validates one template file. Throws TemplateValidationError (also for unreadable files). */
+export async function readTemplateFile(file: string): Promise<Template> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : (e as Error).message;
+    throw new TemplateValidationError([{ path: '', message: `cannot read the file: ${why}` }], file);
+  }
+  return parseTemplateText(text, file);
+}
+
+/** A store over one folder. A missing folder is an empty store (the user folder may not exist yet). */
+export function folderStore(dir: string, origin: TemplateOrigin): TemplateStore {
+  const cache = new Map<string, CacheEntry>();
+
+  async function list(): Promise<TemplateListing> {
+    let names: string[];
+    try {
+      names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { templates: [], broken: [] };
+      throw e;
+    }
+    const listing: TemplateListing = { templates: [], broken: [] };
+    for (const name of names) {
+      const file = join(dir, name);
+      let info;
+      try {
+        info = await stat(file);
+      } catch {
+        continue; // removed between readdir and stat
+      }
+      if (!info.isFile()) continue;
+      let entry = cache.get(file);
+      if (!entry || entry.mtimeMs !== info.mtimeMs || entry.size !== info.size) {
+        let result: CacheEntry['result'];
+        try {
+          result = { template: await readTemplateFile(file) };
+        } catch (e) {
+          if (!(e instanceof TemplateValidationError)) throw e;
+          result = { error: e };
+        }
+        entry = { mtimeMs: info.mtimeMs, size: info.size, result };
+        cache.set(file, entry);
+      }
+      if ('template' in entry.result) listing.templates.push({ template: entry.result.template, origin, file });
+      else listing.broken.push({ file, origin, problems: entry.result.error.problems });
+    }
+    return mergeListings([listing]);
+  }
+
+  return { list, get: async (name) => findTemplate(await list(), name) };
+}
+
+/** Several stores in precedence order (later overrides earlier by name). */
+export function layeredStore(stores: readonly TemplateStore[]): TemplateStore {
+  const list = async () => mergeListings(await Promise.all(stores.map((s) => s.list())));
+  return { list, get: async (name) => findTemplate(await list(), name) };
+}
+
+/** The bundled templates, then the user's folder (if given), which may override them by name. */
+export function defaultTemplateStore(userDir?: string): TemplateStore {
+  const stores = [folderStore(bundledTemplatesDir(), 'bundled')];
+  if (userDir) stores.push(folderStore(userDir, 'user'));
+  return layeredStore(stores);
+}

@@ -1,0 +1,140 @@
+/**
+ * Template + apiData → Markup[] (the API's route 01, fetch-markups), with the spec's rules (§2.1–2.3, §7.2):
+ *  - keys are case-sensitive; a key that matches no field is ignored (200, not an error);
+ *  - a field with no value prints its placeholder;
+ *  - all values are strings;
+ *  - `amount` is an integer ≥ 1 and there is one Markup per copy.
+ */
+import type { Element } from '../template/elements';
+import { REFERENCE_ATTRIBUTES } from '../template/elements';
+import type { Markup, Template } from '../template/schema';
+import { parseRefs, substitute, type Segment } from '../template/refs';
+
+/** Limits of one resolution. Documented in the README; the HTTP face maps violations to 422. */
+export const LIMITS = {
+  /** Copies per request. A batch of more labels goes through the job queue, which streams. */
+  maxAmount: 1000,
+  /** Keys in apiData. */
+  maxApiDataKeys: 500,
+  /** Characters in one value (a long multi-line address or item list fits easily). */
+  maxValueLength: 10_000,
+  /** Characters of all values together. */
+  maxApiDataChars: 200_000,
+} as const;
+
+/** Bad request input (amount, apiData), with the offending parameter named in `field`. */
+export class ResolveError extends Error {
+  constructor(
+    /** The request parameter, e.g. `amount` or `apiData.tracking`. */
+    readonly field: string,
+    problem: string,
+  ) {
+    super(`${field}: ${problem}`);
+    this.name = 'ResolveError';
+  }
+}
+
+export type ApiData = Record<string, string>;
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/** Checks that apiData is an object of strings within the limits, and returns it typed. */
+export function checkApiData(apiData: unknown): ApiData {
+  if (typeof apiData !== 'object' || apiData === null || Array.isArray(apiData)) {
+    throw new ResolveError('apiData', `expected an object of field names to string values, got ${describe(apiData)}`);
+  }
+  const entries = Object.entries(apiData);
+  if (entries.length > LIMITS.maxApiDataKeys) {
+    throw new ResolveError('apiData', `has ${entries.length} keys; the maximum is ${LIMITS.maxApiDataKeys}`);
+  }
+  let total = 0;
+  for (const [key, value] of entries) {
+    if (typeof value !== 'string') {
+      throw new ResolveError(`apiData.${key}`, `expected a string, got ${describe(value)} (all values are strings)`);
+    }
+    if (value.length > LIMITS.maxValueLength) {
+      throw new ResolveError(`apiData.${key}`, `is ${value.length} characters long; the maximum is ${LIMITS.maxValueLength}`);
+    }
+    total += value.length;
+  }
+  if (total > LIMITS.maxApiDataChars) {
+    throw new ResolveError('apiData', `values total ${total} characters; the maximum is ${LIMITS.maxApiDataChars}`);
+  }
+  return apiData as ApiData;
+}
+
+/** Checks `amount`: an integer from 1 to LIMITS.maxAmount. */
+export function checkAmount(amount: unknown): number {
+  if (typeof amount !== 'number' || !Number.isInteger(amount)) {
+    throw new ResolveError('amount', `expected a whole number of copies, got ${typeof amount === 'number' ? amount : describe(amount)}`);
+  }
+  if (amount < 1) throw new ResolveError('amount', `must be at least 1, got ${amount}`);
+  if (amount > LIMITS.maxAmount) {
+    throw new ResolveError('amount', `${amount} copies in one request is more than the maximum of ${LIMITS.maxAmount}`);
+  }
+  return amount;
+}
+
+interface CompiledElement {
+  element: Element;
+  /** Attribute → parsed segments, for attributes that carry references. */
+  refs: [string, Segment[]][];
+}
+
+interface Compiled {
+  fields: Map<string, string>;
+  elements: CompiledElement[];
+}
+
+// Templates are immutable values once parsed; parsing their reference strings once per template keeps the
+// live preview cheap (it resolves on every keystroke).
+const compiledCache = new WeakMap<Template, Compiled>();
+
+function compile(template: Template): Compiled {
+  const cached = compiledCache.get(template);
+  if (cached) return cached;
+  const compiled: Compiled = {
+    fields: new Map(template.fields.map((f) => [f.name, f.placeholder])),
+    elements: template.elements.map((element) => ({
+      element,
+      refs: (REFERENCE_ATTRIBUTES[element.type] ?? []).flatMap((attr): [string, Segment[]][] => {
+        const source = (element as Record<string, unknown>)[attr];
+        return typeof source === 'string' ? [[attr, parseRefs(source)]] : [];
+      }),
+    })),
+  };
+  compiledCache.set(template, compiled);
+  return compiled;
+}
+
+/** One Markup with every field reference replaced (value, or the field's placeholder when no value). */
+export function resolveOne(template: Template, apiData: ApiData): Markup {
+  const { fields, elements } = compile(template);
+  const valueOf = (name: string): string =>
+    Object.hasOwn(apiData, name) ? (apiData[name] as string) : (fields.get(name) ?? '');
+  return {
+    stage: { ...template.stage },
+    elements: elements.map(({ element, refs }) => {
+      const out: Record<string, unknown> = structuredClone(element);
+      for (const [attr, segments] of refs) out[attr] = substitute(segments, valueOf);
+      return out as Element;
+    }),
+  };
+}
+
+/**
+ * Resolves a template for `amount` copies. Throws ResolveError for bad amount or apiData.
+ * Every copy is its own object (callers may mutate one without touching the others).
+ */
+export function resolve(template: Template, apiData: unknown, amount: unknown): Markup[] {
+  const data = checkApiData(apiData);
+  const copies = checkAmount(amount);
+  const first = resolveOne(template, data);
+  const out = [first];
+  for (let i = 1; i < copies; i++) out.push(structuredClone(first));
+  return out;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { checkValues, unknownKeys } from '../../src/resolve/values';
+import { bundledTemplate } from '../support/templates';
+
+describe('field rules for the form, CSV batches and CLI warnings', () => {
+  const shipping = bundledTemplate('shipping-4x6');
+  const product = bundledTemplate('product-2x1');
+  const badge = bundledTemplate('visitor-badge-4x3');
+
+  it('names missing required fields by their label', () => {
+    expect(checkValues(shipping, { tracking: 'T1', ship_to_address: 'a' })).toEqual([
+      { path: 'apiData.ship_to_name', message: 'Recipient is required' },
+    ]);
+  });
+
+  it('checks choice, number, date, pattern, maxLength and single-line text', () => {
+    expect(
+      checkValues(shipping, {
+        ship_to_name: 'A\nB',
+        ship_to_address: 'x',
+        tracking: 'T',
+        service: 'SLOW',
+        weight: 'heavy',
+      }).map((p) => p.path + ': ' + p.message),
+    ).toEqual([
+      'apiData.ship_to_name: Recipient is a single line; it contains a line break',
+      'apiData.weight: Weight (kg) must be a number, got "heavy"',
+      'apiData.service: Service must be one of "STANDARD", "EXPRESS", "NEXT DAY", got "SLOW"',
+    ]);
+    expect(checkValues(product, { product_name: 'x', ean13: '12AB' })[0]?.message).toMatch(/does not have the expected form/);
+    expect(checkValues(badge, { name: 'x', badge_id: 'b', date: '2026-02-30' })[0]?.message).toMatch(/must be a date like/);
+    expect(checkValues(badge, { name: 'x', badge_id: 'b', date: '2026-02-28' })).toEqual([]);
+    expect(checkValues(product, { product_name: 'x'.repeat(61), ean13: '5901234123457' })[0]?.message).toMatch(/maximum is 60/);
+  });
+
+  it('suggests the right case for a mistyped key', () => {
+    expect(unknownKeys(shipping, { Tracking: 'x', nope: 'y', tracking: 'z' })).toEqual([
+      { key: 'Tracking', didYouMean: 'tracking' },
+      { key: 'nope' },
+    ]);
+  });
+});
