@@ -81,7 +81,7 @@ export interface PositionedGlyph {
 export interface TextLine {
   /** The characters of the line in logical order (for PDF text extraction, accessibility, tests). */
   text: string;
-  /** Left edge of the line's ink box (alignment already applied), in scene units. */
+  /** Left edge of the line's advance box (alignment already applied), in scene units. */
   x: number;
   /** Baseline y, in scene units. */
   baseline: number;

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { isColor } from './color';
+import { BARCODE_FORMATS, type BarcodeFormat } from '../layout/barcode/formats';
 
 /** Generous bounds that keep a typo (or a hostile payload) from asking for a kilometre-wide label. */
 const MAX_COORD = 100_000;
@@ -14,22 +15,7 @@ const coord = z.number().finite().min(-MAX_COORD).max(MAX_COORD);
 const length = z.number().finite().min(0).max(MAX_COORD);
 const color = z.string().max(32).refine(isColor, { message: 'expected a colour like "#000000" or "black"' });
 
-export const BARCODE_FORMATS = [
-  'code128',
-  'gs1-128',
-  'code39',
-  'ean13',
-  'ean8',
-  'upca',
-  'itf14',
-  'isbn',
-  'ismn',
-  'issn',
-  'qrcode',
-  'datamatrix',
-  'pdf417',
-] as const;
-export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
+export { BARCODE_FORMATS, type BarcodeFormat };
 
 export const ELEMENT_TYPES = [
   'text',

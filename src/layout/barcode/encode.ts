@@ -1,0 +1,115 @@
+/**
+ * Value → module geometry, once per (format, value, options): the live preview calls this on every keystroke,
+ * so results are kept in a small LRU (a QR code costs bwip-js ~10 ms, a long one far more).
+ */
+import { bwipRaw, type RawSymbol } from './bwip';
+import { BarcodeValueError } from './errors';
+import { formatLabel, quietZone, type BarcodeFormat } from './formats';
+import type { BarcodeGeometry, EncodeOptions } from './geometry';
+import { LruCache } from './lru';
+import { prepareValue, type PreparedValue } from './values';
+
+const CACHE_SIZE = 64;
+const cache = new LruCache<string, BarcodeGeometry>(CACHE_SIZE);
+
+/**
+ * Encode `value` as `format` into module geometry (bars or a module matrix, quiet zones included).
+ * Results are cached and shared: treat them as read-only.
+ *
+ * @throws BarcodeValueError when the value cannot be encoded; its message is for the user.
+ */
+export function encodeBarcode(
+  format: BarcodeFormat,
+  value: string,
+  options: EncodeOptions = {},
+): BarcodeGeometry {
+  const key = cacheKey(format, value, options);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const prepared = prepareValue(format, value);
+  const geometry = toGeometry(format, prepared, bwipRaw(format, prepared.bwipText, options));
+  cache.set(key, geometry);
+  return geometry;
+}
+
+/**
+ * Check `value` for `format` and return it normalised: what the symbol will carry (a 12-digit EAN-13 gets its
+ * check digit, ISBN/ISMN/ISSN become their 13-digit EAN). Runs the encoder, so capacity and GS1 rules are
+ * checked too; the encoding is cached for the render that follows.
+ *
+ * @throws BarcodeValueError naming the problem (wrong check digit with the expected one, letters in EAN, ...).
+ */
+export function validateBarcodeValue(
+  format: BarcodeFormat,
+  value: string,
+  options: EncodeOptions = {},
+): string {
+  return encodeBarcode(format, value, options).value;
+}
+
+/** Forget cached encodings (tests, memory pressure). */
+export function clearBarcodeCache(): void {
+  cache.clear();
+}
+
+function cacheKey(format: BarcodeFormat, value: string, o: EncodeOptions): string {
+  // Fixed field order so equal options give equal keys; \u0000 cannot be confused with option text.
+  return [
+    format,
+    o.qrErrorCorrection,
+    o.pdf417ErrorCorrection,
+    o.pdf417Columns,
+    o.dataMatrixShape,
+    value,
+  ].join('\u0000');
+}
+
+function toGeometry(format: BarcodeFormat, prepared: PreparedValue, raw: RawSymbol): BarcodeGeometry {
+  const base = { format, value: prepared.value, humanReadable: prepared.value };
+  const qz = quietZone(format);
+  switch (raw.kind) {
+    case 'linear': {
+      const bars: Array<readonly [number, number]> = [];
+      let x = qz.left;
+      let end = qz.left;
+      raw.sbs.forEach((w, i) => {
+        // bwip-js widths are whole modules for every linear format we offer; round guards float noise.
+        const width = Math.round(w);
+        if (i % 2 === 0 && width > 0) {
+          bars.push([x, width]);
+          end = x + width;
+        }
+        x += width;
+      });
+      if (bars.length === 0) throw noSymbol(format);
+      // The symbol ends with its last bar; a trailing space in sbs is not part of it.
+      return {
+        ...base,
+        kind: 'linear',
+        bars,
+        quietLeft: qz.left,
+        quietRight: qz.right,
+        totalModules: end + qz.right,
+      };
+    }
+    case 'matrix': {
+      // PDF417: bwip-js lists each row once and reports the height with rows repeated (row height 3X).
+      const listed = raw.cols > 0 ? raw.pixs.length / raw.cols : 0;
+      const repeat = listed > 0 ? raw.rows / listed : 0;
+      if (!Number.isInteger(listed) || !Number.isInteger(repeat) || repeat < 1) throw noSymbol(format);
+      const modules = new Uint8Array(raw.rows * raw.cols);
+      for (let r = 0; r < raw.rows; r++) {
+        const from = Math.floor(r / repeat) * raw.cols;
+        for (let c = 0; c < raw.cols; c++) modules[r * raw.cols + c] = raw.pixs[from + c] ? 1 : 0;
+      }
+      return { ...base, kind: 'matrix', rows: raw.rows, cols: raw.cols, modules, quietZone: qz.left };
+    }
+  }
+}
+
+const noSymbol = (format: BarcodeFormat): BarcodeValueError =>
+  new BarcodeValueError(
+    format,
+    'invalid',
+    `${formatLabel(format)}: the encoder returned no symbol for this value.`,
+  );

@@ -1,0 +1,35 @@
+/**
+ * Barcode geometry for layout: validate a value, encode it once into module geometry (bwip-js raw), place it
+ * on a target's grid as a BarcodeNode. Backends only draw the rects they are given.
+ */
+export {
+  BARCODE_FORMATS,
+  bwipBcid,
+  formatLabel,
+  humanReadableByDefault,
+  parseBarcodeFormat,
+  quietZone,
+  symbolKind,
+  type BarcodeFormat,
+  type QuietZone,
+  type SymbolKind,
+} from './formats';
+export { BarcodeValueError, type BarcodeValueProblem } from './errors';
+export { clearBarcodeCache, encodeBarcode, validateBarcodeValue } from './encode';
+export {
+  geometrySize,
+  type BarcodeGeometry,
+  type EncodeOptions,
+  type LinearGeometry,
+  type MatrixGeometry,
+} from './geometry';
+export {
+  MIN_LINEAR_MODULE_MIL,
+  MIN_MATRIX_MODULE_MIL,
+  placeBarcode,
+  type Box,
+  type LayoutText,
+  type PlaceOptions,
+  type PlacedBarcode,
+  type PlacementTarget,
+} from './placement';

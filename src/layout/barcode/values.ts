@@ -1,0 +1,269 @@
+/**
+ * Value checks done before bwip-js sees a value: they are cheap (run per keystroke) and give messages that
+ * name the problem in the user's terms. What only the encoder can know (QR capacity, GS1 AI rules) is
+ * checked by bwip-js and reworded in bwip.ts.
+ */
+import { gs1CheckDigit, mod11CheckChar } from './check-digits';
+import { BarcodeValueError, listBadChars, showChar } from './errors';
+import { formatLabel, type BarcodeFormat } from './formats';
+import { assertNever } from '../scene';
+
+/** A value ready for the encoder. */
+export interface PreparedValue {
+  /** What the bars carry and a scanner reads (check digit completed; ISBN/ISMN/ISSN as their 13-digit EAN). */
+  value: string;
+  /** The text handed to bwip-js (its ISBN/ISMN/ISSN encoders want their hyphenated forms). */
+  bwipText: string;
+}
+
+const isDigit = (ch: string): boolean => ch >= '0' && ch <= '9';
+const CODE39_CHARS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ -.$/+%';
+// An unpaired UTF-16 surrogate cannot be turned into bytes for the 2D symbols' byte mode.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Check `raw` for `format` and normalise it; throws BarcodeValueError naming the problem. */
+export function prepareValue(format: BarcodeFormat, raw: string): PreparedValue {
+  const label = formatLabel(format);
+  if (raw.trim() === '') throw new BarcodeValueError(format, 'empty', `${label}: the value is empty.`);
+  switch (format) {
+    case 'code128': {
+      // Printable ASCII only: Code 128 reaches Latin-1 through FNC4, but bwip-js would encode UTF-8 bytes and
+      // most scanners would show mojibake, so we refuse rather than print something that reads wrong.
+      badChars(
+        format,
+        raw,
+        (ch) => ch >= ' ' && ch <= '~',
+        'printable ASCII: letters, digits, space and punctuation',
+      );
+      return same(raw);
+    }
+    case 'code39': {
+      const hint = raw !== raw.toUpperCase() ? ' (lowercase letters need capitals)' : '';
+      badChars(
+        format,
+        raw,
+        (ch) => CODE39_CHARS.includes(ch),
+        `capital letters A–Z, digits, space and - . $ / + %${hint}`,
+      );
+      return same(raw);
+    }
+    case 'gs1-128':
+      return same(checkGs1Syntax(raw));
+    case 'ean13':
+      return same(gtinLike(format, raw, 13));
+    case 'ean8':
+      return same(gtinLike(format, raw, 8));
+    case 'upca':
+      return same(gtinLike(format, raw, 12));
+    case 'itf14':
+      return same(gtinLike(format, raw, 14));
+    case 'isbn':
+      return isbn(raw);
+    case 'ismn':
+      return ismn(raw);
+    case 'issn':
+      return issn(raw);
+    case 'qrcode':
+    case 'datamatrix':
+    case 'pdf417': {
+      const m = LONE_SURROGATE.exec(raw);
+      if (m) {
+        throw new BarcodeValueError(
+          format,
+          'bad-character',
+          `${label} cannot encode ${showChar(m[0])} (a broken character).`,
+        );
+      }
+      return same(raw);
+    }
+    default:
+      return assertNever(format, 'barcode format');
+  }
+}
+
+const same = (v: string): PreparedValue => ({ value: v, bwipText: v });
+
+function badChars(format: BarcodeFormat, value: string, ok: (ch: string) => boolean, takes: string): void {
+  const bad = listBadChars(value, ok);
+  if (bad)
+    throw new BarcodeValueError(
+      format,
+      'bad-character',
+      `${formatLabel(format)} cannot encode ${bad}: it takes ${takes}.`,
+    );
+}
+
+/**
+ * EAN-13/8, UPC-A, ITF-14: `length` digits, the last a GS1 check digit; one digit fewer gets it computed.
+ * Spaces are dropped (people copy these numbers in printed groups: "5 901234 123457").
+ */
+function gtinLike(format: BarcodeFormat, raw: string, length: number): string {
+  const label = formatLabel(format);
+  const digits = raw.replace(/\s+/g, '');
+  badChars(format, digits, isDigit, 'digits only');
+  if (digits.length === length - 1) return digits + gs1CheckDigit(digits);
+  if (digits.length !== length) {
+    throw new BarcodeValueError(
+      format,
+      'bad-length',
+      `${label} takes ${length - 1} digits, or ${length} with the check digit; this value has ${digits.length}.`,
+    );
+  }
+  checkGs1Digit(format, digits, `${label} check digit`);
+  return digits;
+}
+
+/** Throws when the last digit of `digits` is not their GS1 check digit; the message names the right one. */
+function checkGs1Digit(format: BarcodeFormat, digits: string, what: string): void {
+  const expected = gs1CheckDigit(digits.slice(0, -1));
+  const given = digits.slice(-1);
+  if (given !== expected) {
+    throw new BarcodeValueError(
+      format,
+      'bad-check-digit',
+      `${what} should be ${expected}, not ${given} (leave it off and it is computed).`,
+      expected,
+    );
+  }
+}
+
+/** GS1-128 in bwip-js's bracketed form: `(AI)data(AI)data…`, AIs of 2–4 digits. bwip-js lints the content. */
+function checkGs1Syntax(raw: string): string {
+  const v = raw.trim();
+  if (!/^(\(\d{2,4}\)[^()]+)+$/.test(v)) {
+    throw new BarcodeValueError(
+      'gs1-128',
+      'gs1-syntax',
+      'GS1-128 values are Application Identifiers in brackets, each followed by its data, e.g. (01)09501101530003(17)250101.',
+    );
+  }
+  return v;
+}
+
+/** Strips a leading "ISBN", "ISMN" or "ISSN" label (with optional "-13"/"-10" and colon) and spaces/hyphens. */
+function compact(raw: string, prefix: string): string {
+  return raw
+    .trim()
+    .replace(new RegExp(`^${prefix}(-1[03])?:?`, 'i'), '')
+    .replace(/[\s-]+/g, '');
+}
+
+/** ISBN-13 (978/979…), with or without check digit, or ISBN-10 (converted to its 978 EAN-13). */
+function isbn(raw: string): PreparedValue {
+  const c = compact(raw, 'ISBN').toUpperCase();
+  badChars(
+    'isbn',
+    c,
+    (ch) => isDigit(ch) || ch === 'X',
+    'digits and hyphens (and X as an ISBN-10 check digit)',
+  );
+  let ean: string;
+  if (c.length === 10 || c.length === 9) {
+    if (c.slice(0, 9).includes('X')) throw xOnlyLast('isbn');
+    if (c.length === 10) checkMod11('isbn', c, 'ISBN-10 check digit');
+    ean = '978' + c.slice(0, 9);
+  } else if (c.length === 13 || c.length === 12) {
+    if (c.includes('X')) throw xOnlyLast('isbn');
+    if (!/^97[89]/.test(c)) throw new BarcodeValueError('isbn', 'invalid', 'ISBN-13 starts with 978 or 979.');
+    if (c.length === 13) checkGs1Digit('isbn', c, 'ISBN check digit');
+    ean = c.slice(0, 12);
+  } else {
+    throw new BarcodeValueError(
+      'isbn',
+      'bad-length',
+      `ISBN has 10 or 13 digits; this value has ${c.length}.`,
+    );
+  }
+  const d = ean + gs1CheckDigit(ean);
+  // bwip-js wants 4 hyphens in an ISBN-13; their places are not checked and the bars carry digits only.
+  return {
+    value: d,
+    bwipText: `${d.slice(0, 3)}-${d.slice(3, 4)}-${d.slice(4, 9)}-${d.slice(9, 12)}-${d.slice(12)}`,
+  };
+}
+
+/** ISMN as 979-0… (12 or 13 digits) or the older M… form (M + 8 or 9 digits). */
+function ismn(raw: string): PreparedValue {
+  let c = compact(raw, 'ISMN').toUpperCase();
+  if (c.startsWith('M')) c = '9790' + c.slice(1);
+  badChars('ismn', c, isDigit, 'digits and hyphens (after an optional leading M)');
+  if (c.length !== 12 && c.length !== 13) {
+    throw new BarcodeValueError(
+      'ismn',
+      'bad-length',
+      'ISMN has 13 digits starting 979-0 (or M and 9 digits).',
+    );
+  }
+  if (!c.startsWith('9790')) throw new BarcodeValueError('ismn', 'invalid', 'ISMN starts with 979-0 (or M).');
+  if (c.length === 13) checkGs1Digit('ismn', c, 'ISMN check digit');
+  const d = c.slice(0, 12) + gs1CheckDigit(c.slice(0, 12));
+  return { value: d, bwipText: `979-0-${d.slice(4, 8)}-${d.slice(8, 12)}-${d.slice(12)}` };
+}
+
+/** ISSN "0317-8471" (check character optional) plus an optional 2-digit sequence variant, or its 977 EAN-13. */
+function issn(raw: string): PreparedValue {
+  const parts = raw
+    .trim()
+    .replace(/^ISSN:?/i, '')
+    .trim()
+    .split(/\s+/);
+  const main = (parts[0] ?? '').replace(/-/g, '').toUpperCase();
+  let issn7: string;
+  let variant = '00';
+  if (parts.length === 1 && /^977\d{9,10}$/.test(main)) {
+    issn7 = main.slice(3, 10);
+    variant = main.slice(10, 12);
+    if (main.length === 13) checkGs1Digit('issn', main, 'ISSN barcode check digit');
+  } else {
+    if (parts.length > 2) {
+      throw new BarcodeValueError('issn', 'invalid', 'ISSN add-on codes (issue numbers) are not supported.');
+    }
+    badChars('issn', main, (ch) => isDigit(ch) || ch === 'X', 'digits, a hyphen and X as a check character');
+    if (main.length !== 7 && main.length !== 8) {
+      throw new BarcodeValueError(
+        'issn',
+        'bad-length',
+        `ISSN has 8 characters (e.g. 0317-8471); this value has ${main.length}.`,
+      );
+    }
+    if (main.slice(0, 7).includes('X')) throw xOnlyLast('issn');
+    if (main.length === 8) checkMod11('issn', main, 'ISSN check character');
+    issn7 = main.slice(0, 7);
+    if (parts[1] !== undefined) {
+      if (!/^\d\d$/.test(parts[1])) {
+        throw new BarcodeValueError(
+          'issn',
+          'invalid',
+          'The ISSN sequence variant after the space is 2 digits (e.g. 00).',
+        );
+      }
+      variant = parts[1];
+    }
+  }
+  const ean = '977' + issn7 + variant;
+  const check = mod11CheckChar(issn7);
+  return {
+    value: ean + gs1CheckDigit(ean),
+    bwipText: `${issn7.slice(0, 4)}-${issn7.slice(4)}${check} ${variant}`,
+  };
+}
+
+function checkMod11(format: BarcodeFormat, chars: string, what: string): void {
+  const expected = mod11CheckChar(chars.slice(0, -1));
+  const given = chars.slice(-1);
+  if (given !== expected) {
+    throw new BarcodeValueError(
+      format,
+      'bad-check-digit',
+      `${what} should be ${expected}, not ${given}.`,
+      expected,
+    );
+  }
+}
+
+const xOnlyLast = (format: BarcodeFormat): BarcodeValueError =>
+  new BarcodeValueError(
+    format,
+    'bad-character',
+    `${formatLabel(format)}: X can only be the last (check) character.`,
+  );

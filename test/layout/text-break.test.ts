@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { breakParagraph, cutToWidth, graphemes, trimEndSpaces } from '../../src/layout/text-break';
+
+/** A monospace measure: every grapheme is 1 wide. */
+const mono = (s: string) => graphemes(s).length;
+const lines = (p: string, w: number, wrap: 'word' | 'char' = 'word') =>
+  breakParagraph(p, w, wrap, mono).map((l) => l.text);
+
+describe('breakParagraph', () => {
+  it('fills lines greedily at spaces; spaces at breaks hang', () => {
+    expect(lines('aaa bbb ccc', 7)).toEqual(['aaa bbb', 'ccc']);
+    expect(lines('aaa bbb ccc', 6)).toEqual(['aaa', 'bbb', 'ccc']);
+    expect(lines('aaa    bbb', 5)).toEqual(['aaa', 'bbb']);
+  });
+
+  it('keeps a paragraph’s own leading spaces and, while they fit, its trailing ones', () => {
+    expect(lines('  aa ', 10)).toEqual(['  aa ']);
+  });
+
+  it('breaks a long word between graphemes, then continues with words', () => {
+    expect(lines('abcdefgh ij', 3)).toEqual(['abc', 'def', 'gh', 'ij']);
+    expect(lines('e\u0301e\u0301e\u0301', 2)).toEqual(['e\u0301e\u0301', 'e\u0301']);
+  });
+
+  it('breaks after a hyphen between letters only', () => {
+    expect(lines('well-known', 6)).toEqual(['well-', 'known']);
+    expect(lines('-5 -6', 2)).toEqual(['-5', '-6']);
+  });
+
+  it("wrap 'char' breaks anywhere", () => {
+    expect(lines('ab cd', 4, 'char')).toEqual(['ab c', 'd']);
+  });
+
+  it('flags a paragraph where not even one grapheme fits', () => {
+    expect(breakParagraph('abc', 0.5, 'word', mono)).toEqual([{ text: 'abc', overflow: true }]);
+  });
+
+  it('stops after maxLines + 1 lines', () => {
+    expect(breakParagraph('a b c d e f', 1, 'word', mono, 2)).toHaveLength(3);
+  });
+});
+
+describe('cutToWidth', () => {
+  it('keeps as much as fits before the marker, without spaces before it', () => {
+    expect(cutToWidth('abcdef', 5, '...', mono)).toEqual({ text: 'ab...', overflow: false });
+    expect(cutToWidth('ab cdef', 6, '...', mono)).toEqual({ text: 'ab...', overflow: false });
+    expect(cutToWidth('abcdef', 4, '', mono)).toEqual({ text: 'abcd', overflow: false });
+  });
+
+  it('returns the marker alone, flagged, when the marker does not fit', () => {
+    expect(cutToWidth('abc', 2, '...', mono)).toEqual({ text: '...', overflow: true });
+  });
+});
+
+describe('helpers', () => {
+  it('trims breaking spaces only, not no-break spaces', () => {
+    expect(trimEndSpaces('a  ')).toBe('a');
+    expect(trimEndSpaces('a\u00a0')).toBe('a\u00a0');
+  });
+
+  it('splits graphemes without breaking surrogates or combining marks', () => {
+    expect(graphemes('e\u0301\u{1D400}x')).toEqual(['e\u0301', '\u{1D400}', 'x']);
+  });
+});
