@@ -1,0 +1,29 @@
+/**
+ * A 1-bit image as printers take it: rows packed MSB first, 1 = black dot, each row padded to whole bytes.
+ * This is the hand-off between the rasteriser (src/render/raster) and the ZPL encoders (src/zpl).
+ */
+export interface MonoBitmap {
+  width: number;
+  height: number;
+  /** Bytes per row: ceil(width / 8). */
+  rowBytes: number;
+  /** rowBytes * height bytes. */
+  data: Uint8Array;
+}
+
+export function createMonoBitmap(width: number, height: number): MonoBitmap {
+  const rowBytes = Math.ceil(width / 8);
+  return { width, height, rowBytes, data: new Uint8Array(rowBytes * height) };
+}
+
+export function getDot(bitmap: MonoBitmap, x: number, y: number): boolean {
+  const byte = bitmap.data[y * bitmap.rowBytes + (x >> 3)] ?? 0;
+  return (byte & (0x80 >> (x & 7))) !== 0;
+}
+
+export function setDot(bitmap: MonoBitmap, x: number, y: number, black: boolean): void {
+  const i = y * bitmap.rowBytes + (x >> 3);
+  const mask = 0x80 >> (x & 7);
+  const byte = bitmap.data[i] ?? 0;
+  bitmap.data[i] = black ? byte | mask : byte & ~mask;
+}

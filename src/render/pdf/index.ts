@@ -1,0 +1,1 @@
+export { renderPdf, type RenderPdfOptions, type SvgImageRasterizer } from './render-pdf';

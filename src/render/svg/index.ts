@@ -1,0 +1,1 @@
+export { renderSvg, type RenderSvgOptions } from './render-svg';
