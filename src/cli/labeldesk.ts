@@ -11,6 +11,7 @@ import { ResolveError } from '../resolve/resolve';
 import { TemplateNotFound, TemplateValidationError } from '../template/errors';
 import { CliError, UsageError, processIo, type CliIo } from './io';
 import { markupCommand, templatesCommand, validateCommand, schemaCommand } from './template-commands';
+import { renderCommand } from './render-command';
 
 export const VERSION = '0.1.0';
 
@@ -19,6 +20,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   templates: { run: templatesCommand, summary: 'list templates with their sizes and fields' },
   markup: { run: markupCommand, summary: 'resolve a template with data into Markup JSON (route 01)' },
+  render: { run: renderCommand, summary: 'render labels to ZPL, PDF, SVG or PNG (routes 05-07)' },
   validate: { run: validateCommand, summary: 'check template files; every problem with its path' },
   schema: { run: schemaCommand, summary: 'print the JSON Schema of the template format' },
 };
@@ -43,6 +45,7 @@ Common options:
 Examples:
   labeldesk templates
   labeldesk markup --template shipping-4x6 --data '{"ship_to_name":"Ada Lovelace","tracking":"1Z999AA10123456784"}'
+  labeldesk render --template shipping-4x6 --format zpl --amount 2 --out labels/
   labeldesk validate my-label.json
 `;
 

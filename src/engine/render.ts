@@ -1,0 +1,165 @@
+/**
+ * The bundled engine's outputs: Markup[] → ZPL jobs, PDFs, SVGs, PNGs, one per copy (spec §2.5–2.7,
+ * §4.5–4.7). Pure orchestration over ports: fonts, image loading and rasterising are injected by the edge
+ * (Node: src/node/render-ports.ts), so the same code serves the CLI, `labeldesk serve` and the app.
+ */
+import type { FontSet } from '../layout/fonts';
+import { collectImageUrls, type ImageAssets } from '../layout/images';
+import { layout, type LayoutTarget } from '../layout/layout';
+import type { Scene } from '../layout/scene';
+import type { MonoBitmap } from '../render/bitmap';
+import { renderPdf, type SvgImageRasterizer } from '../render/pdf';
+import { renderSvg } from '../render/svg';
+import type { Markup } from '../template/schema';
+import type { GfaCompression } from '../zpl/gfa';
+import { buildZplJobs, DEFAULT_MAX_WIDTH_DOTS, type Darkness } from '../zpl/job';
+
+export interface RenderPorts {
+  fonts: FontSet;
+  /** Loads every URL (data:, file, http) or throws ImageError naming the one that failed. */
+  loadImages(urls: readonly string[]): Promise<ImageAssets>;
+  /** Scene (in dots) → the 1-bit bitmap a thermal head prints. */
+  toMonoBitmap(scene: Scene, fonts: FontSet): MonoBitmap;
+  /** Scene → PNG at `dpi`. */
+  renderPng(scene: Scene, fonts: FontSet, opts: { dpi: number }): Uint8Array;
+  /** For SVG images inside a PDF. */
+  rasterizeSvg?: SvgImageRasterizer;
+}
+
+/** A template with an RFID element asked for as PDF or SVG (spec §4.4, §4.7: 422). */
+export class RfidRequiresZpl extends Error {
+  constructor() {
+    super('RFID labels must be rendered as ZPL because PDF cannot encode RFID tags');
+    this.name = 'RfidRequiresZpl';
+  }
+}
+
+export const DPI_RANGE = { min: 100, max: 1200, default: 203 } as const;
+export const MAX_WIDTH_DOTS_RANGE = { min: 100, max: 10_000, default: DEFAULT_MAX_WIDTH_DOTS } as const;
+
+export interface ZplRenderOptions {
+  /** 100..1200, default 203 (spec §2.2). */
+  dpi?: number;
+  /** 100..10000, default 832; wider labels are cut, no error (spec §4.6 rule 3). */
+  maxWidthDots?: number;
+  compression?: GfaCompression;
+  /** Printer profile: label home offsets in dots (sent as ^LH; ^LH0,0 otherwise, since ^LH persists). */
+  labelHome?: { x: number; y: number };
+  darkness?: Darkness;
+}
+
+/** The API's ZPL result (spec §2.6). */
+export interface ZplResult {
+  dpi: number;
+  max_width_dots: number;
+  count: number;
+  labels: string[];
+}
+
+export const hasRfid = (markups: readonly Markup[]): boolean =>
+  markups.some((m) => m.elements.some((e) => e.type === 'rfid' && e.visible !== false));
+
+/**
+ * Lays out each copy. Copies that resolved to identical markup (the common case: no counters) share one
+ * Scene, so a 1,000-copy request lays out and rasterises once.
+ */
+export async function scenesFor(markups: readonly Markup[], target: LayoutTarget, ports: RenderPorts, onInvalid: 'throw' | 'mark' = 'throw'): Promise<Scene[]> {
+  const images = await ports.loadImages(collectImageUrls(markups));
+  const byKey = new Map<string, Scene>();
+  return markups.map((markup) => {
+    const key = JSON.stringify(markup);
+    let scene = byKey.get(key);
+    if (!scene) {
+      scene = layout(markup, { fonts: ports.fonts, images, target, onInvalid });
+      byKey.set(key, scene);
+    }
+    return scene;
+  });
+}
+
+function checkRange(name: string, value: number, range: { min: number; max: number }): number {
+  if (!Number.isInteger(value) || value < range.min || value > range.max) {
+    throw new RangeError(`${name}: expected a whole number from ${range.min} to ${range.max}, got ${value}`);
+  }
+  return value;
+}
+
+/** One complete `^XA…^XZ` job per copy, rasterised at `dpi` (spec §4.6). */
+export async function renderZplLabels(markups: readonly Markup[], opts: ZplRenderOptions, ports: RenderPorts): Promise<ZplResult> {
+  const dpi = checkRange('dpi', opts.dpi ?? DPI_RANGE.default, DPI_RANGE);
+  const maxWidthDots = checkRange('max_width_dots', opts.maxWidthDots ?? MAX_WIDTH_DOTS_RANGE.default, MAX_WIDTH_DOTS_RANGE);
+  const scenes = await scenesFor(markups, { unit: 'dots', dpi }, ports);
+  const bitmaps = new Map<Scene, MonoBitmap>();
+  const copies = scenes.map((scene) => {
+    let bitmap = bitmaps.get(scene);
+    if (!bitmap) {
+      bitmap = ports.toMonoBitmap(scene, ports.fonts);
+      bitmaps.set(scene, bitmap);
+    }
+    return { bitmap, rfid: scene.rfid };
+  });
+  const labels = buildZplJobs(copies, {
+    maxWidthDots,
+    compression: opts.compression ?? 'z64',
+    labelHome: opts.labelHome ?? { x: 0, y: 0 },
+    ...(opts.darkness ? { darkness: opts.darkness } : {}),
+  });
+  return { dpi, max_width_dots: maxWidthDots, count: labels.length, labels };
+}
+
+/** One vector PDF per copy (spec §2.7), or one multi-page PDF with `merge`. */
+export async function renderPdfLabels(
+  markups: readonly Markup[],
+  ports: RenderPorts,
+  opts: { merge?: boolean; title?: string; creationDate?: Date } = {},
+): Promise<Uint8Array[]> {
+  if (hasRfid(markups)) throw new RfidRequiresZpl();
+  const scenes = await scenesFor(markups, { unit: 'px' }, ports);
+  const pdfOpts = {
+    ...(opts.title ? { title: opts.title } : {}),
+    ...(opts.creationDate ? { creationDate: opts.creationDate } : {}),
+    ...(ports.rasterizeSvg ? { rasterizeSvg: ports.rasterizeSvg } : {}),
+  };
+  if (opts.merge) return [await renderPdf(scenes, ports.fonts, pdfOpts)];
+  const cache = new Map<Scene, Uint8Array>();
+  const out: Uint8Array[] = [];
+  for (const scene of scenes) {
+    let pdf = cache.get(scene);
+    if (!pdf) {
+      pdf = await renderPdf([scene], ports.fonts, pdfOpts);
+      cache.set(scene, pdf);
+    }
+    out.push(pdf);
+  }
+  return out;
+}
+
+/** One self-contained SVG per copy (spec §4.5). */
+export async function renderSvgLabels(markups: readonly Markup[], ports: RenderPorts): Promise<string[]> {
+  if (hasRfid(markups)) throw new RfidRequiresZpl();
+  const scenes = await scenesFor(markups, { unit: 'px' }, ports);
+  const cache = new Map<Scene, string>();
+  return scenes.map((scene) => {
+    let svg = cache.get(scene);
+    if (svg === undefined) {
+      svg = renderSvg(scene, ports.fonts);
+      cache.set(scene, svg);
+    }
+    return svg;
+  });
+}
+
+/** One PNG per copy at `dpi` (previews, attachments). RFID is not drawn; a PNG is not a print path. */
+export async function renderPngLabels(markups: readonly Markup[], dpi: number, ports: RenderPorts): Promise<Uint8Array[]> {
+  checkRange('dpi', dpi, { min: 10, max: DPI_RANGE.max });
+  const scenes = await scenesFor(markups, { unit: 'dots', dpi }, ports);
+  const cache = new Map<Scene, Uint8Array>();
+  return scenes.map((scene) => {
+    let png = cache.get(scene);
+    if (!png) {
+      png = ports.renderPng(scene, ports.fonts, { dpi });
+      cache.set(scene, png);
+    }
+    return png;
+  });
+}

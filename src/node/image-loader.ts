@@ -1,0 +1,98 @@
+/**
+ * Node-only: loads the images markup refers to. data: URLs are decoded; file paths and file:// URLs are read
+ * (relative paths against `baseDir`); http(s) URLs are fetched with a timeout and a size cap and kept in a
+ * memory cache, so a batch fetches each logo once. Offline, a failed fetch names the URL.
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ImageError, decodeDataUrl, inspectImage, shortUrl, type ImageAssets, type LoadedImage } from '../layout/images';
+
+export interface ImageLoaderOptions {
+  /** Folder relative paths resolve against (the template's folder or the working directory). */
+  baseDir?: string;
+  /** Per request, default 10 s. */
+  timeoutMs?: number;
+  /** Largest image accepted, default 10 MiB. */
+  maxBytes?: number;
+  /** Injected for tests of other modules; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Remote images kept, default 64. */
+  cacheSize?: number;
+}
+
+export type ImageLoader = (urls: readonly string[]) => Promise<ImageAssets>;
+
+async function readCapped(response: Response, url: string, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > maxBytes) throw new ImageError(url, `is ${declared} bytes; the limit is ${maxBytes}`);
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new ImageError(url, `is larger than the limit of ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
+  const doFetch = options.fetch ?? fetch;
+  const cacheSize = options.cacheSize ?? 64;
+  const remote = new Map<string, LoadedImage>();
+
+  async function loadOne(url: string): Promise<LoadedImage> {
+    if (url.startsWith('data:')) {
+      const { data } = decodeDataUrl(url);
+      if (data.byteLength > maxBytes) throw new ImageError(url, `is larger than the limit of ${maxBytes} bytes`);
+      return inspectImage(url, data);
+    }
+    if (/^https?:\/\//i.test(url)) {
+      const hit = remote.get(url);
+      if (hit) {
+        remote.delete(url);
+        remote.set(url, hit); // most recently used last
+        return hit;
+      }
+      let response: Response;
+      try {
+        response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+      } catch (e) {
+        const timedOut = (e as Error).name === 'TimeoutError';
+        throw new ImageError(url, timedOut ? `no answer within ${timeoutMs / 1000} s` : `cannot be fetched (offline or host unreachable)`);
+      }
+      if (!response.ok) throw new ImageError(url, `the server answered ${response.status}`);
+      const image = inspectImage(url, await readCapped(response, url, maxBytes));
+      remote.set(url, image);
+      if (remote.size > cacheSize) remote.delete(remote.keys().next().value as string);
+      return image;
+    }
+    if (/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('file:') && !/^[a-z]:[\\/]/i.test(url)) {
+      throw new ImageError(url, 'only data:, http(s):, file: URLs and file paths are supported');
+    }
+    const path = url.startsWith('file:') ? fileURLToPath(url) : isAbsolute(url) ? url : resolvePath(options.baseDir ?? process.cwd(), url);
+    let data: Uint8Array;
+    try {
+      data = await readFile(path);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new ImageError(url, code === 'ENOENT' ? `no such file (${path})` : `cannot be read (${code ?? (e as Error).message})`);
+    }
+    if (data.byteLength > maxBytes) throw new ImageError(url, `is larger than the limit of ${maxBytes} bytes`);
+    return inspectImage(shortUrl(url), data);
+  }
+
+  return async (urls) => {
+    const loaded = await Promise.all(urls.map(async (u) => [u, await loadOne(u)] as const));
+    return new Map(loaded);
+  };
+}
