@@ -6,6 +6,7 @@
  */
 import type * as fontkit from 'fontkit';
 import { visualRuns } from './bidi';
+import { LruCache } from './lru';
 
 /** Glyphs of a shaped line or run in visual order; all lengths in font units, y up (fontkit's convention). */
 export interface Shaped {
@@ -18,42 +19,13 @@ export interface Shaped {
   advance: number;
 }
 
-/** Least-recently-used map: `get` refreshes an entry, `set` evicts the oldest past `capacity`. */
-export class Lru<K, V> {
-  private readonly map = new Map<K, V>();
-  constructor(private readonly capacity: number) {}
-
-  get(key: K): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      // Map iteration order is insertion order: re-inserting marks the entry as the newest.
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-
-  set(key: K, value: V): void {
-    this.map.delete(key);
-    this.map.set(key, value);
-    if (this.map.size > this.capacity) {
-      const oldest = this.map.keys().next();
-      if (!oldest.done) this.map.delete(oldest.value);
-    }
-  }
-
-  get size(): number {
-    return this.map.size;
-  }
-}
-
 /** Entries per font: a few labels' worth of words and lines; each is a few hundred bytes. */
 const CACHE_ENTRIES = 2000;
-const caches = new WeakMap<fontkit.Font, Lru<string, Shaped>>();
+const caches = new WeakMap<fontkit.Font, LruCache<string, Shaped>>();
 
-function cacheOf(font: fontkit.Font): Lru<string, Shaped> {
+function cacheOf(font: fontkit.Font): LruCache<string, Shaped> {
   let c = caches.get(font);
-  if (!c) caches.set(font, (c = new Lru(CACHE_ENTRIES)));
+  if (!c) caches.set(font, (c = new LruCache(CACHE_ENTRIES)));
   return c;
 }
 

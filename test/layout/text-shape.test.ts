@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Lru, missingCharacters, shapeLine, shapeRun } from '../../src/layout/text-shape';
+import { missingCharacters, shapeLine, shapeRun } from '../../src/layout/text-shape';
 import { loadBundledFonts } from '../../src/node/fonts.node';
 
 const fonts = loadBundledFonts();
@@ -22,20 +22,6 @@ describe('shaping cache', () => {
   it('gives RTL runs in visual order', () => {
     const run = shapeRun(sans, 'אב', true);
     expect(run.ids).toEqual([sans.glyphForCodePoint(0x5d1).id, sans.glyphForCodePoint(0x5d0).id]);
-  });
-});
-
-describe('Lru', () => {
-  it('evicts the least recently used entry', () => {
-    const lru = new Lru<string, number>(2);
-    lru.set('a', 1);
-    lru.set('b', 2);
-    expect(lru.get('a')).toBe(1); // a is now newer than b
-    lru.set('c', 3);
-    expect(lru.get('b')).toBeUndefined();
-    expect(lru.get('a')).toBe(1);
-    expect(lru.get('c')).toBe(3);
-    expect(lru.size).toBe(2);
   });
 });
 

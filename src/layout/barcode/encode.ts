@@ -6,7 +6,7 @@ import { bwipRaw, type RawSymbol } from './bwip';
 import { BarcodeValueError } from './errors';
 import { formatLabel, quietZone, type BarcodeFormat } from './formats';
 import type { BarcodeGeometry, EncodeOptions } from './geometry';
-import { LruCache } from './lru';
+import { LruCache } from '../lru';
 import { prepareValue, type PreparedValue } from './values';
 
 const CACHE_SIZE = 64;

@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { LruCache } from '../../../src/layout/barcode/lru';
+import { LruCache } from '../../src/layout/lru';
 
 it('keeps the most recently used entries and evicts the oldest', () => {
   const lru = new LruCache<string, number>(2);

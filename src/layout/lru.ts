@@ -1,4 +1,4 @@
-/** A small least-recently-used map: a live preview re-encodes the same few values on every keystroke. */
+/** A small least-recently-used map: the live preview re-encodes and re-shapes the same few values on every keystroke. */
 export class LruCache<K, V> {
   private readonly map = new Map<K, V>();
 
