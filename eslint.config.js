@@ -5,11 +5,15 @@ import globals from 'globals';
 
 const nodeBuiltins = {
   group: ['node:*'],
-  message: 'src/ is pure: Node built-ins only in *.node.ts files, src/node/, src/cli/ and src/render/raster/.',
+  message:
+    'src/ is pure: Node built-ins only in *.node.ts files, src/node/, src/cli/ and src/render/raster/.',
 };
 const noAppLayers = [
   { group: ['**/main/**', '../main/*', '../../main/*'], message: 'src/ never imports main/.' },
-  { group: ['**/renderer/**', '../renderer/*', '../../renderer/*'], message: 'src/ never imports renderer/.' },
+  {
+    group: ['**/renderer/**', '../renderer/*', '../../renderer/*'],
+    message: 'src/ never imports renderer/.',
+  },
 ];
 const uiLibs = ['electron', 'react', 'react-dom', 'konva', 'react-konva', 'zustand'].map((name) => ({
   name,
@@ -64,7 +68,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/renderer/**', '../renderer/*'], message: 'main never imports renderer/.' }] },
+        {
+          patterns: [
+            { group: ['**/renderer/**', '../renderer/*'], message: 'main never imports renderer/.' },
+          ],
+        },
       ],
     },
   },

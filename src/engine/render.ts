@@ -63,7 +63,12 @@ export const hasRfid = (markups: readonly Markup[]): boolean =>
  * Lays out each copy. Copies that resolved to identical markup (the common case: no counters) share one
  * Scene, so a 1,000-copy request lays out and rasterises once.
  */
-export async function scenesFor(markups: readonly Markup[], target: LayoutTarget, ports: RenderPorts, onInvalid: 'throw' | 'mark' = 'throw'): Promise<Scene[]> {
+export async function scenesFor(
+  markups: readonly Markup[],
+  target: LayoutTarget,
+  ports: RenderPorts,
+  onInvalid: 'throw' | 'mark' = 'throw',
+): Promise<Scene[]> {
   const images = await ports.loadImages(collectImageUrls(markups));
   const byKey = new Map<string, Scene>();
   return markups.map((markup) => {
@@ -85,9 +90,17 @@ function checkRange(name: string, value: number, range: { min: number; max: numb
 }
 
 /** One complete `^XA…^XZ` job per copy, rasterised at `dpi` (spec §4.6). */
-export async function renderZplLabels(markups: readonly Markup[], opts: ZplRenderOptions, ports: RenderPorts): Promise<ZplResult> {
+export async function renderZplLabels(
+  markups: readonly Markup[],
+  opts: ZplRenderOptions,
+  ports: RenderPorts,
+): Promise<ZplResult> {
   const dpi = checkRange('dpi', opts.dpi ?? DPI_RANGE.default, DPI_RANGE);
-  const maxWidthDots = checkRange('max_width_dots', opts.maxWidthDots ?? MAX_WIDTH_DOTS_RANGE.default, MAX_WIDTH_DOTS_RANGE);
+  const maxWidthDots = checkRange(
+    'max_width_dots',
+    opts.maxWidthDots ?? MAX_WIDTH_DOTS_RANGE.default,
+    MAX_WIDTH_DOTS_RANGE,
+  );
   const scenes = await scenesFor(markups, { unit: 'dots', dpi }, ports);
   const bitmaps = new Map<Scene, MonoBitmap>();
   const copies = scenes.map((scene) => {
@@ -150,7 +163,11 @@ export async function renderSvgLabels(markups: readonly Markup[], ports: RenderP
 }
 
 /** One PNG per copy at `dpi` (previews, attachments). RFID is not drawn; a PNG is not a print path. */
-export async function renderPngLabels(markups: readonly Markup[], dpi: number, ports: RenderPorts): Promise<Uint8Array[]> {
+export async function renderPngLabels(
+  markups: readonly Markup[],
+  dpi: number,
+  ports: RenderPorts,
+): Promise<Uint8Array[]> {
   checkRange('dpi', dpi, { min: 10, max: DPI_RANGE.max });
   const scenes = await scenesFor(markups, { unit: 'dots', dpi }, ports);
   const cache = new Map<Scene, Uint8Array>();

@@ -26,15 +26,15 @@ export interface FontSet {
 
 /** The bundled font files: key → file name under assets/fonts. */
 export const BUNDLED_FONT_FILES: Record<string, string> = {
-  'DejaVuSans': 'DejaVuSans.ttf',
+  DejaVuSans: 'DejaVuSans.ttf',
   'DejaVuSans-Bold': 'DejaVuSans-Bold.ttf',
   'DejaVuSans-Oblique': 'DejaVuSans-Oblique.ttf',
   'DejaVuSans-BoldOblique': 'DejaVuSans-BoldOblique.ttf',
-  'DejaVuSansMono': 'DejaVuSansMono.ttf',
+  DejaVuSansMono: 'DejaVuSansMono.ttf',
   'DejaVuSansMono-Bold': 'DejaVuSansMono-Bold.ttf',
   'DejaVuSansMono-Oblique': 'DejaVuSansMono-Oblique.ttf',
   'DejaVuSansMono-BoldOblique': 'DejaVuSansMono-BoldOblique.ttf',
-  'DejaVuSerif': 'DejaVuSerif.ttf',
+  DejaVuSerif: 'DejaVuSerif.ttf',
   'DejaVuSerif-Bold': 'DejaVuSerif-Bold.ttf',
   'DejaVuSerif-Italic': 'DejaVuSerif-Italic.ttf',
   'DejaVuSerif-BoldItalic': 'DejaVuSerif-BoldItalic.ttf',

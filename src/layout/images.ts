@@ -30,7 +30,11 @@ export class ImageError extends Error {
 
 /** data: URLs can be megabytes; messages show their start only. */
 export function shortUrl(url: string): string {
-  return url.startsWith('data:') ? `${url.slice(0, url.indexOf(',') + 1 || 30)}…` : url.length > 200 ? `${url.slice(0, 200)}…` : url;
+  return url.startsWith('data:')
+    ? `${url.slice(0, url.indexOf(',') + 1 || 30)}…`
+    : url.length > 200
+      ? `${url.slice(0, 200)}…`
+      : url;
 }
 
 /** Every distinct image URL of the visible image elements of these markups. */
@@ -64,7 +68,8 @@ export function decodeDataUrl(url: string): { mime: string; data: Uint8Array } {
   }
 }
 
-const readU32 = (d: Uint8Array, o: number) => (((d[o] ?? 0) << 24) | ((d[o + 1] ?? 0) << 16) | ((d[o + 2] ?? 0) << 8) | (d[o + 3] ?? 0)) >>> 0;
+const readU32 = (d: Uint8Array, o: number) =>
+  (((d[o] ?? 0) << 24) | ((d[o + 1] ?? 0) << 16) | ((d[o + 2] ?? 0) << 8) | (d[o + 3] ?? 0)) >>> 0;
 const readU16 = (d: Uint8Array, o: number) => ((d[o] ?? 0) << 8) | (d[o + 1] ?? 0);
 
 /** Sniffs PNG/JPEG/SVG from the bytes (the declared type is often wrong) and reads the natural size. */

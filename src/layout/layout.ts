@@ -11,7 +11,16 @@ import { encodeBarcode, placeBarcode, symbolKind, BarcodeValueError } from './ba
 import type { EncodeOptions } from './barcode/geometry';
 import { normaliseStyle, type FontSet } from './fonts';
 import { ImageError, type ImageAssets } from './images';
-import { IDENTITY, assertNever, type Matrix, type RfidWrite, type Scene, type SceneNode, type Stroke, type TextNode } from './scene';
+import {
+  IDENTITY,
+  assertNever,
+  type Matrix,
+  type RfidWrite,
+  type Scene,
+  type SceneNode,
+  type Stroke,
+  type TextNode,
+} from './scene';
 import { arcPath, linePath, ringPath, wedgePath } from './shapes';
 import { layoutText } from './text';
 import { validateEpcHex, validateWordsHex } from '../zpl/rfid';
@@ -126,12 +135,24 @@ function layoutElement(el: MarkupElement, index: number, ctx: Ctx): SceneNode | 
     const ty = ctx.raster ? Math.round(oy) : oy;
     // Snap right angles exactly so rotated barcodes stay on the dot grid.
     const snap = (v: number) => (Math.abs(v - Math.round(v)) < 1e-12 ? Math.round(v) : v);
-    transform = [snap(cos) * el.scaleX, snap(sin) * el.scaleX, -snap(sin) * el.scaleY, snap(cos) * el.scaleY, tx, ty];
+    transform = [
+      snap(cos) * el.scaleX,
+      snap(sin) * el.scaleX,
+      -snap(sin) * el.scaleY,
+      snap(cos) * el.scaleY,
+      tx,
+      ty,
+    ];
   }
   return { kind: 'group', transform, opacity: el.opacity, children: [inner], element: index };
 }
 
-function drawElement(el: MarkupElement, index: number, at: { x: number; y: number }, ctx: Ctx): SceneNode | undefined {
+function drawElement(
+  el: MarkupElement,
+  index: number,
+  at: { x: number; y: number },
+  ctx: Ctx,
+): SceneNode | undefined {
   const k = ctx.k;
   switch (el.type) {
     case 'rect': {
@@ -157,7 +178,16 @@ function drawElement(el: MarkupElement, index: number, at: { x: number; y: numbe
       if (!fill && !stroke) return undefined;
       const rx = (el.type === 'circle' ? el.radius : el.radiusX) * k;
       const ry = (el.type === 'circle' ? el.radius : el.radiusY) * k;
-      return { kind: 'ellipse', cx: at.x, cy: at.y, rx, ry, ...(fill ? { fill } : {}), ...(stroke ? { stroke } : {}), element: index };
+      return {
+        kind: 'ellipse',
+        cx: at.x,
+        cy: at.y,
+        rx,
+        ry,
+        ...(fill ? { fill } : {}),
+        ...(stroke ? { stroke } : {}),
+        element: index,
+      };
     }
     case 'wedge':
     case 'ring':
@@ -191,7 +221,13 @@ function drawElement(el: MarkupElement, index: number, at: { x: number; y: numbe
         d: linePath(pts, el.closed),
         ...(fill ? { fill } : {}),
         ...(stroke
-          ? { stroke: { ...stroke, lineCap: el.lineCap, ...(el.dash ? { dash: el.dash.map((v) => v * k) } : {}) } }
+          ? {
+              stroke: {
+                ...stroke,
+                lineCap: el.lineCap,
+                ...(el.dash ? { dash: el.dash.map((v) => v * k) } : {}),
+              },
+            }
           : {}),
         element: index,
       };
@@ -220,7 +256,10 @@ function offsetPath<T extends { d: string }>(d: string, at: { x: number; y: numb
 function translatePath(d: string, dx: number, dy: number): string {
   const r = (n: number) => String(Math.round(n * 100) / 100);
   return d.replace(/([MLA])([^MLAZ]*)/g, (_m, cmd: string, args: string) => {
-    const n = args.trim().split(/[\s,]+/).map(Number);
+    const n = args
+      .trim()
+      .split(/[\s,]+/)
+      .map(Number);
     if (cmd === 'A') {
       // rx ry rotation large sweep x y
       return `A${n.slice(0, 5).map(r).join(' ')} ${r((n[5] ?? 0) + dx)} ${r((n[6] ?? 0) + dy)}`;
@@ -229,14 +268,24 @@ function translatePath(d: string, dx: number, dy: number): string {
   });
 }
 
-function drawText(el: MarkupElementOf<'text'>, index: number, at: { x: number; y: number }, ctx: Ctx): TextNode | undefined {
+function drawText(
+  el: MarkupElementOf<'text'>,
+  index: number,
+  at: { x: number; y: number },
+  ctx: Ctx,
+): TextNode | undefined {
   if (!el.text) return undefined;
   const font = ctx.opts.fonts.resolve(el.font.family, normaliseStyle(el.font.style));
   // The hosted SDK's default width is the rest of the stage.
   const widthPx = el.width ?? Math.max(0, ctx.stageWidthPx - el.x);
   const { node, warnings } = layoutText({
     text: el.text,
-    box: { x: at.x, y: at.y, width: widthPx * ctx.k, ...(el.height !== undefined ? { height: el.height * ctx.k } : {}) },
+    box: {
+      x: at.x,
+      y: at.y,
+      width: widthPx * ctx.k,
+      ...(el.height !== undefined ? { height: el.height * ctx.k } : {}),
+    },
     font,
     size: el.font.size * ctx.k,
     color: color(el.font.color) ?? color(el.fill) ?? BLACK,
@@ -251,7 +300,13 @@ function drawText(el: MarkupElementOf<'text'>, index: number, at: { x: number; y
   return node.lines.length ? node : undefined;
 }
 
-function invalid(ctx: Ctx, index: number, type: string, box: { x: number; y: number; width: number; height: number }, error: Error): SceneNode {
+function invalid(
+  ctx: Ctx,
+  index: number,
+  type: string,
+  box: { x: number; y: number; width: number; height: number },
+  error: Error,
+): SceneNode {
   if (ctx.opts.onInvalid !== 'mark') throw new ElementError(index, type, error.message, error);
   ctx.warnings.push(`elements[${index}] (${type}): ${error.message}`);
   // A hatched red box where the element would be: visible, and obviously not a label to print.
@@ -264,11 +319,28 @@ function invalid(ctx: Ctx, index: number, type: string, box: { x: number; y: num
   };
 }
 
-function drawImage(el: MarkupElementOf<'image'>, index: number, at: { x: number; y: number }, ctx: Ctx): SceneNode | undefined {
+function drawImage(
+  el: MarkupElementOf<'image'>,
+  index: number,
+  at: { x: number; y: number },
+  ctx: Ctx,
+): SceneNode | undefined {
   const image = ctx.opts.images?.get(el.url);
   const k = ctx.k;
-  const box = { x: at.x, y: at.y, width: (el.width ?? image?.width ?? 0) * k, height: (el.height ?? image?.height ?? 0) * k };
-  if (!image) return invalid(ctx, index, 'image', { ...box, width: box.width || 20 * k, height: box.height || 20 * k }, new ImageError(el.url, 'was not loaded'));
+  const box = {
+    x: at.x,
+    y: at.y,
+    width: (el.width ?? image?.width ?? 0) * k,
+    height: (el.height ?? image?.height ?? 0) * k,
+  };
+  if (!image)
+    return invalid(
+      ctx,
+      index,
+      'image',
+      { ...box, width: box.width || 20 * k, height: box.height || 20 * k },
+      new ImageError(el.url, 'was not loaded'),
+    );
   let { x, y, width, height } = box;
   if (el.fit === 'contain' && image.width > 0 && image.height > 0) {
     const scale = Math.min(width / image.width, height / image.height);
@@ -280,23 +352,44 @@ function drawImage(el: MarkupElementOf<'image'>, index: number, at: { x: number;
     height = h;
   }
   if (width <= 0 || height <= 0) return undefined;
-  return { kind: 'image', x, y, width, height, mime: image.mime, data: image.data, monochrome: el.monochrome, element: index };
+  return {
+    kind: 'image',
+    x,
+    y,
+    width,
+    height,
+    mime: image.mime,
+    data: image.data,
+    monochrome: el.monochrome,
+    element: index,
+  };
 }
 
 function encodeOptions(el: MarkupElementOf<'barcode'>): EncodeOptions {
   const ec = el.eclevel?.toUpperCase();
-  if (el.format === 'qrcode' && (ec === 'L' || ec === 'M' || ec === 'Q' || ec === 'H')) return { qrErrorCorrection: ec };
+  if (el.format === 'qrcode' && (ec === 'L' || ec === 'M' || ec === 'Q' || ec === 'H'))
+    return { qrErrorCorrection: ec };
   if (el.format === 'pdf417' && ec !== undefined && /^[0-8]$/.test(ec)) {
     return { pdf417ErrorCorrection: Number(ec) as EncodeOptions['pdf417ErrorCorrection'] };
   }
   return {};
 }
 
-function drawBarcode(el: MarkupElementOf<'barcode'>, index: number, at: { x: number; y: number }, ctx: Ctx): SceneNode | undefined {
+function drawBarcode(
+  el: MarkupElementOf<'barcode'>,
+  index: number,
+  at: { x: number; y: number },
+  ctx: Ctx,
+): SceneNode | undefined {
   const k = ctx.k;
   const matrix = symbolKind(el.format) === 'matrix' && el.format !== 'pdf417';
   const fallback = matrix ? DEFAULT_BARCODE_BOX.matrix : DEFAULT_BARCODE_BOX.linear;
-  const box = { x: at.x, y: at.y, width: (el.width ?? fallback.width) * k, height: (el.height ?? fallback.height) * k };
+  const box = {
+    x: at.x,
+    y: at.y,
+    width: (el.width ?? fallback.width) * k,
+    height: (el.height ?? fallback.height) * k,
+  };
   let geometry;
   try {
     geometry = encodeBarcode(el.format, el.text, encodeOptions(el));
@@ -306,13 +399,28 @@ function drawBarcode(el: MarkupElementOf<'barcode'>, index: number, at: { x: num
   }
   const font = ctx.opts.fonts.resolve('Arial', 'normal');
   const barColor = color(el.color) ?? color(el.fill) ?? BLACK;
-  const placed = placeBarcode(geometry, box, { unit: ctx.raster ? 'dots' : 'px', dpi: ctx.dpi }, {
-    ...(el.humanReadable !== undefined ? { humanReadable: el.humanReadable } : {}),
-    color: barColor,
-    element: index,
-    layoutText: (text, textBox, size) =>
-      layoutText({ text, box: textBox, font, size, color: barColor, align: 'center', wrap: 'none', ellipsis: false, element: index }).node,
-  });
+  const placed = placeBarcode(
+    geometry,
+    box,
+    { unit: ctx.raster ? 'dots' : 'px', dpi: ctx.dpi },
+    {
+      ...(el.humanReadable !== undefined ? { humanReadable: el.humanReadable } : {}),
+      color: barColor,
+      element: index,
+      layoutText: (text, textBox, size) =>
+        layoutText({
+          text,
+          box: textBox,
+          font,
+          size,
+          color: barColor,
+          align: 'center',
+          wrap: 'none',
+          ellipsis: false,
+          element: index,
+        }).node,
+    },
+  );
   ctx.warnings.push(...placed.warnings.map((w) => `elements[${index}]: ${w}`));
   return placed.node;
 }

@@ -48,6 +48,7 @@ export function arcPath(innerRadius: number, outerRadius: number, angle: number)
 /** Polyline through [x1, y1, x2, y2, ...], closed on request. */
 export function linePath(points: readonly number[], closed: boolean): string {
   let d = '';
-  for (let i = 0; i + 1 < points.length; i += 2) d += `${i === 0 ? 'M' : 'L'}${f(points[i] ?? 0)} ${f(points[i + 1] ?? 0)}`;
+  for (let i = 0; i + 1 < points.length; i += 2)
+    d += `${i === 0 ? 'M' : 'L'}${f(points[i] ?? 0)} ${f(points[i + 1] ?? 0)}`;
   return closed && d ? `${d}Z` : d;
 }

@@ -6,7 +6,14 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ImageError, decodeDataUrl, inspectImage, shortUrl, type ImageAssets, type LoadedImage } from '../layout/images';
+import {
+  ImageError,
+  decodeDataUrl,
+  inspectImage,
+  shortUrl,
+  type ImageAssets,
+  type LoadedImage,
+} from '../layout/images';
 
 export interface ImageLoaderOptions {
   /** Folder relative paths resolve against (the template's folder or the working directory). */
@@ -53,7 +60,8 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
   async function loadOne(url: string): Promise<LoadedImage> {
     if (url.startsWith('data:')) {
       const { data } = decodeDataUrl(url);
-      if (data.byteLength > maxBytes) throw new ImageError(url, `is larger than the limit of ${maxBytes} bytes`);
+      if (data.byteLength > maxBytes)
+        throw new ImageError(url, `is larger than the limit of ${maxBytes} bytes`);
       return inspectImage(url, data);
     }
     if (/^https?:\/\//i.test(url)) {
@@ -68,7 +76,12 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
         response = await doFetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
       } catch (e) {
         const timedOut = (e as Error).name === 'TimeoutError';
-        throw new ImageError(url, timedOut ? `no answer within ${timeoutMs / 1000} s` : `cannot be fetched (offline or host unreachable)`);
+        throw new ImageError(
+          url,
+          timedOut
+            ? `no answer within ${timeoutMs / 1000} s`
+            : `cannot be fetched (offline or host unreachable)`,
+        );
       }
       if (!response.ok) throw new ImageError(url, `the server answered ${response.status}`);
       const image = inspectImage(url, await readCapped(response, url, maxBytes));
@@ -79,15 +92,23 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
     if (/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('file:') && !/^[a-z]:[\\/]/i.test(url)) {
       throw new ImageError(url, 'only data:, http(s):, file: URLs and file paths are supported');
     }
-    const path = url.startsWith('file:') ? fileURLToPath(url) : isAbsolute(url) ? url : resolvePath(options.baseDir ?? process.cwd(), url);
+    const path = url.startsWith('file:')
+      ? fileURLToPath(url)
+      : isAbsolute(url)
+        ? url
+        : resolvePath(options.baseDir ?? process.cwd(), url);
     let data: Uint8Array;
     try {
       data = await readFile(path);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new ImageError(url, code === 'ENOENT' ? `no such file (${path})` : `cannot be read (${code ?? (e as Error).message})`);
+      throw new ImageError(
+        url,
+        code === 'ENOENT' ? `no such file (${path})` : `cannot be read (${code ?? (e as Error).message})`,
+      );
     }
-    if (data.byteLength > maxBytes) throw new ImageError(url, `is larger than the limit of ${maxBytes} bytes`);
+    if (data.byteLength > maxBytes)
+      throw new ImageError(url, `is larger than the limit of ${maxBytes} bytes`);
     return inspectImage(shortUrl(url), data);
   }
 

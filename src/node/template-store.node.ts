@@ -70,7 +70,8 @@ export function folderStore(dir: string, origin: TemplateOrigin): TemplateStore 
         entry = { mtimeMs: info.mtimeMs, size: info.size, result };
         cache.set(file, entry);
       }
-      if ('template' in entry.result) listing.templates.push({ template: entry.result.template, origin, file });
+      if ('template' in entry.result)
+        listing.templates.push({ template: entry.result.template, origin, file });
       else listing.broken.push({ file, origin, problems: entry.result.error.problems });
     }
     return mergeListings([listing]);

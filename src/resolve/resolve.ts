@@ -45,7 +45,10 @@ function describe(value: unknown): string {
 /** Checks that apiData is an object of strings within the limits, and returns it typed. */
 export function checkApiData(apiData: unknown): ApiData {
   if (typeof apiData !== 'object' || apiData === null || Array.isArray(apiData)) {
-    throw new ResolveError('apiData', `expected an object of field names to string values, got ${describe(apiData)}`);
+    throw new ResolveError(
+      'apiData',
+      `expected an object of field names to string values, got ${describe(apiData)}`,
+    );
   }
   const entries = Object.entries(apiData);
   if (entries.length > LIMITS.maxApiDataKeys) {
@@ -54,15 +57,24 @@ export function checkApiData(apiData: unknown): ApiData {
   let total = 0;
   for (const [key, value] of entries) {
     if (typeof value !== 'string') {
-      throw new ResolveError(`apiData.${key}`, `expected a string, got ${describe(value)} (all values are strings)`);
+      throw new ResolveError(
+        `apiData.${key}`,
+        `expected a string, got ${describe(value)} (all values are strings)`,
+      );
     }
     if (value.length > LIMITS.maxValueLength) {
-      throw new ResolveError(`apiData.${key}`, `is ${value.length} characters long; the maximum is ${LIMITS.maxValueLength}`);
+      throw new ResolveError(
+        `apiData.${key}`,
+        `is ${value.length} characters long; the maximum is ${LIMITS.maxValueLength}`,
+      );
     }
     total += value.length;
   }
   if (total > LIMITS.maxApiDataChars) {
-    throw new ResolveError('apiData', `values total ${total} characters; the maximum is ${LIMITS.maxApiDataChars}`);
+    throw new ResolveError(
+      'apiData',
+      `values total ${total} characters; the maximum is ${LIMITS.maxApiDataChars}`,
+    );
   }
   return apiData as ApiData;
 }
@@ -70,11 +82,17 @@ export function checkApiData(apiData: unknown): ApiData {
 /** Checks `amount`: an integer from 1 to LIMITS.maxAmount. */
 export function checkAmount(amount: unknown): number {
   if (typeof amount !== 'number' || !Number.isInteger(amount)) {
-    throw new ResolveError('amount', `expected a whole number of copies, got ${typeof amount === 'number' ? amount : describe(amount)}`);
+    throw new ResolveError(
+      'amount',
+      `expected a whole number of copies, got ${typeof amount === 'number' ? amount : describe(amount)}`,
+    );
   }
   if (amount < 1) throw new ResolveError('amount', `must be at least 1, got ${amount}`);
   if (amount > LIMITS.maxAmount) {
-    throw new ResolveError('amount', `${amount} copies in one request is more than the maximum of ${LIMITS.maxAmount}`);
+    throw new ResolveError(
+      'amount',
+      `${amount} copies in one request is more than the maximum of ${LIMITS.maxAmount}`,
+    );
   }
   return amount;
 }

@@ -38,7 +38,8 @@ export function checkFieldValue(field: Field, value: string | undefined): string
   }
   switch (field.type) {
     case 'number':
-      if (!/^[-+]?(\d+([.,]\d*)?|[.,]\d+)$/.test(value.trim())) return `${field.label} must be a number, got "${value}"`;
+      if (!/^[-+]?(\d+([.,]\d*)?|[.,]\d+)$/.test(value.trim()))
+        return `${field.label} must be a number, got "${value}"`;
       break;
     case 'date':
       if (!isIsoDate(value)) return `${field.label} must be a date like 2026-11-23, got "${value}"`;

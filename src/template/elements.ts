@@ -89,7 +89,8 @@ const shapes = {
     ...common,
     type: z.literal('barcode'),
     format: z.enum(BARCODE_FORMATS, {
-      error: (issue) => `unknown barcode format ${JSON.stringify(issue.input)} (expected one of ${BARCODE_FORMATS.join(', ')})`,
+      error: (issue) =>
+        `unknown barcode format ${JSON.stringify(issue.input)} (expected one of ${BARCODE_FORMATS.join(', ')})`,
     }),
     text: value,
     color: color.optional(),

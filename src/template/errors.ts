@@ -35,7 +35,9 @@ export function problemsOf(error: z.ZodError, prefix: readonly PropertyKey[] = [
     switch (issue.code) {
       case 'invalid_type':
         message =
-          issue.input === undefined ? `is required (${issue.expected})` : `expected ${issue.expected}, got ${describeType(issue.input)}`;
+          issue.input === undefined
+            ? `is required (${issue.expected})`
+            : `expected ${issue.expected}, got ${describeType(issue.input)}`;
         break;
       case 'unrecognized_keys':
         message = `unknown attribute${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;

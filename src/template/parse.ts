@@ -30,7 +30,8 @@ export function parseTemplate(value: unknown, source?: string): Template {
   const problems = problemsOf(result.error);
   for (const p of referenceProblems(value)) {
     const path = formatPath(p.path);
-    if (!problems.some((q) => q.path === path && q.message === p.message)) problems.push({ path, message: p.message });
+    if (!problems.some((q) => q.path === path && q.message === p.message))
+      problems.push({ path, message: p.message });
   }
   throw new TemplateValidationError(problems, source);
 }

@@ -54,8 +54,9 @@ export function parseRefs(source: string): Segment[] {
       const raw = end < 0 ? '' : source.slice(i + open, end);
       const name = api ? raw.trim() : raw;
       if (end < 0 || !FIELD_NAME.test(name)) {
-        const what = api ? `"{{api:" at character ${i + 1} is not closed by a field name and "}}"` :
-          `"{" at character ${i + 1} does not start a field reference like {Name}`;
+        const what = api
+          ? `"{{api:" at character ${i + 1} is not closed by a field name and "}}"`
+          : `"{" at character ${i + 1} does not start a field reference like {Name}`;
         throw new RefSyntaxError(`${what}; write \\{ for a literal brace`, i);
       }
       flush();

@@ -25,7 +25,10 @@ const stageShape = {
     .default('#ffffff'),
 };
 
-function checkStageSize(stage: { width: number; height: number; unit: 'in' | 'cm' | 'mm' | 'px' }, ctx: z.RefinementCtx) {
+function checkStageSize(
+  stage: { width: number; height: number; unit: 'in' | 'cm' | 'mm' | 'px' },
+  ctx: z.RefinementCtx,
+) {
   for (const side of ['width', 'height'] as const) {
     const inches = stageToInches(stage[side], stage.unit);
     if (inches > MAX_STAGE_INCHES) {
@@ -68,14 +71,26 @@ export const FieldSchema = z
       try {
         new RegExp(field.pattern, 'u');
       } catch (e) {
-        ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a valid regular expression: ${(e as Error).message}` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['pattern'],
+          message: `not a valid regular expression: ${(e as Error).message}`,
+        });
       }
     }
     if (field.type === 'choice' && !field.choices) {
-      ctx.addIssue({ code: 'custom', path: ['choices'], message: 'a "choice" field needs a list of choices' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['choices'],
+        message: 'a "choice" field needs a list of choices',
+      });
     }
     if (field.type !== 'choice' && field.choices) {
-      ctx.addIssue({ code: 'custom', path: ['choices'], message: `choices are only for "choice" fields, not "${field.type}"` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['choices'],
+        message: `choices are only for "choice" fields, not "${field.type}"`,
+      });
     }
   });
 
@@ -89,7 +104,9 @@ const TemplateObject = z.strictObject({
     .string()
     .min(1)
     .max(200)
-    .regex(/^[^\s/\\][^/\\]*$/, { message: 'a template name has no slashes and does not start with a space' }),
+    .regex(/^[^\s/\\][^/\\]*$/, {
+      message: 'a template name has no slashes and does not start with a space',
+    }),
   description: z.string().max(2000).optional(),
   stage: StageSchema,
   fields: z.array(FieldSchema).max(500).default([]),
@@ -110,7 +127,8 @@ export function referenceProblems(raw: unknown): { path: (string | number)[]; me
     fields.forEach((f: unknown, i) => {
       const name = (f as { name?: unknown } | null)?.name;
       if (typeof name !== 'string') return;
-      if (names.has(name)) out.push({ path: ['fields', i, 'name'], message: `duplicate field name "${name}"` });
+      if (names.has(name))
+        out.push({ path: ['fields', i, 'name'], message: `duplicate field name "${name}"` });
       names.add(name);
     });
   }
@@ -118,14 +136,18 @@ export function referenceProblems(raw: unknown): { path: (string | number)[]; me
   elements.forEach((el: unknown, i) => {
     if (typeof el !== 'object' || el === null) return;
     const type = (el as { type?: unknown }).type;
-    const attrs = typeof type === 'string' ? (REFERENCE_ATTRIBUTES[type as keyof typeof REFERENCE_ATTRIBUTES] ?? []) : [];
+    const attrs =
+      typeof type === 'string' ? (REFERENCE_ATTRIBUTES[type as keyof typeof REFERENCE_ATTRIBUTES] ?? []) : [];
     for (const attr of attrs) {
       const source = (el as Record<string, unknown>)[attr];
       if (typeof source !== 'string') continue;
       try {
         for (const seg of parseRefs(source)) {
           if (seg.kind === 'field' && !names.has(seg.name)) {
-            out.push({ path: ['elements', i, attr], message: `refers to field "${seg.name}", which is not declared in "fields"` });
+            out.push({
+              path: ['elements', i, attr],
+              message: `refers to field "${seg.name}", which is not declared in "fields"`,
+            });
           }
         }
       } catch (e) {

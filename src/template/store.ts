@@ -61,7 +61,12 @@ export function mergeListings(listings: readonly TemplateListing[]): TemplateLis
         broken.push({
           file: entry.file ?? name,
           origin: entry.origin,
-          problems: [{ path: 'name', message: `"${name}" is already defined in ${earlier.file ?? 'another template'}` }],
+          problems: [
+            {
+              path: 'name',
+              message: `"${name}" is already defined in ${earlier.file ?? 'another template'}`,
+            },
+          ],
         });
         continue;
       }

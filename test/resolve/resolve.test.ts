@@ -38,7 +38,8 @@ describe('resolve (fetch-markups)', () => {
     const [m] = resolve(shipping, {}, 1);
     const text = JSON.stringify(m);
     expect(text).not.toMatch(/\{(ship_to_name|ship_to_address|tracking|order_id|weight|service)\}/);
-    for (const el of m!.elements) expect(el).toMatchObject({ x: expect.any(Number), y: expect.any(Number), rotation: 0, opacity: 1 });
+    for (const el of m!.elements)
+      expect(el).toMatchObject({ x: expect.any(Number), y: expect.any(Number), rotation: 0, opacity: 1 });
     expect(m!.stage).toEqual({ width: 4, height: 6, unit: 'in', background: '#ffffff' });
   });
 
@@ -61,10 +62,20 @@ describe('resolve (fetch-markups)', () => {
     ['too many copies', {}, LIMITS.maxAmount + 1, /more than the maximum of 1000/],
     ['a number value', { tracking: 5 }, 1, /^apiData\.tracking: expected a string, got a number/],
     ['a null value', { tracking: null }, 1, /^apiData\.tracking: expected a string, got null/],
-    ['a non-string value under an unknown key', { nope: {} }, 1, /^apiData\.nope: expected a string, got a object/],
+    [
+      'a non-string value under an unknown key',
+      { nope: {} },
+      1,
+      /^apiData\.nope: expected a string, got a object/,
+    ],
     ['apiData as an array', ['a'], 1, /^apiData: expected an object/],
     ['apiData as null', null, 1, /^apiData: expected an object/],
-    ['a huge value', { tracking: 'x'.repeat(LIMITS.maxValueLength + 1) }, 1, /^apiData\.tracking: is 10001 characters long/],
+    [
+      'a huge value',
+      { tracking: 'x'.repeat(LIMITS.maxValueLength + 1) },
+      1,
+      /^apiData\.tracking: is 10001 characters long/,
+    ],
   ])('rejects %s with a message naming the parameter', (_what, apiData, amount, message) => {
     expect(() => resolve(shipping, apiData, amount)).toThrow(ResolveError);
     expect(() => resolve(shipping, apiData, amount)).toThrow(message);
@@ -84,18 +95,28 @@ describe('resolve (fetch-markups)', () => {
       ],
     });
     const [m] = resolve(t, { v: 'Q' }, 1);
-    expect(m!.elements.map((e) => (e as Record<string, unknown>)[e.type === 'image' ? 'url' : e.type === 'rfid' ? 'epc' : 'text'])).toEqual([
-      'aQ',
-      'Q',
-      'https://x/Q.png',
-      'Q',
-    ]);
+    expect(
+      m!.elements.map(
+        (e) =>
+          (e as Record<string, unknown>)[e.type === 'image' ? 'url' : e.type === 'rfid' ? 'epc' : 'text'],
+      ),
+    ).toEqual(['aQ', 'Q', 'https://x/Q.png', 'Q']);
   });
 
   it('random apiData never crashes resolution: markups or a ResolveError (property)', () => {
     const templates = bundledTemplateNames().map(bundledTemplate);
-    const value = fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.boolean(), fc.array(fc.string()), fc.object());
-    const keys = fc.oneof(fc.string(), fc.constantFrom('tracking', 'Tracking', '__proto__', 'constructor', 'toString', 'epc', 'ean13'));
+    const value = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.constant(null),
+      fc.boolean(),
+      fc.array(fc.string()),
+      fc.object(),
+    );
+    const keys = fc.oneof(
+      fc.string(),
+      fc.constantFrom('tracking', 'Tracking', '__proto__', 'constructor', 'toString', 'epc', 'ean13'),
+    );
     fc.assert(
       fc.property(
         fc.constantFrom(...templates),

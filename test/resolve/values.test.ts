@@ -27,10 +27,16 @@ describe('field rules for the form, CSV batches and CLI warnings', () => {
       'apiData.weight: Weight (kg) must be a number, got "heavy"',
       'apiData.service: Service must be one of "STANDARD", "EXPRESS", "NEXT DAY", got "SLOW"',
     ]);
-    expect(checkValues(product, { product_name: 'x', ean13: '12AB' })[0]?.message).toMatch(/does not have the expected form/);
-    expect(checkValues(badge, { name: 'x', badge_id: 'b', date: '2026-02-30' })[0]?.message).toMatch(/must be a date like/);
+    expect(checkValues(product, { product_name: 'x', ean13: '12AB' })[0]?.message).toMatch(
+      /does not have the expected form/,
+    );
+    expect(checkValues(badge, { name: 'x', badge_id: 'b', date: '2026-02-30' })[0]?.message).toMatch(
+      /must be a date like/,
+    );
     expect(checkValues(badge, { name: 'x', badge_id: 'b', date: '2026-02-28' })).toEqual([]);
-    expect(checkValues(product, { product_name: 'x'.repeat(61), ean13: '5901234123457' })[0]?.message).toMatch(/maximum is 60/);
+    expect(
+      checkValues(product, { product_name: 'x'.repeat(61), ean13: '5901234123457' })[0]?.message,
+    ).toMatch(/maximum is 60/);
   });
 
   it('suggests the right case for a mistyped key', () => {

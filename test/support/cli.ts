@@ -9,7 +9,10 @@ export interface CliResult {
   bytes: Uint8Array;
 }
 
-export async function cli(args: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}): Promise<CliResult> {
+export async function cli(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const chunks: Uint8Array[] = [];

@@ -25,7 +25,8 @@ export function zbarDecode(imagePath: string): Decoded[] {
   }
   const symbols: Decoded[] = [];
   // zbarimg writes data with control characters (GS1's FNC1 as GS) as base64 and says so in `format`.
-  const re = /<symbol type=['"]([^'"]+)['"][^>]*>[\s\S]*?<data(?: format=['"]([^'"]*)['"])?[^>]*><!\[CDATA\[([\s\S]*?)\]\]><\/data>/g;
+  const re =
+    /<symbol type=['"]([^'"]+)['"][^>]*>[\s\S]*?<data(?: format=['"]([^'"]*)['"])?[^>]*><!\[CDATA\[([\s\S]*?)\]\]><\/data>/g;
   for (let m = re.exec(out); m; m = re.exec(out)) {
     const raw = m[3] ?? '';
     const value = m[2] === 'base64' ? Buffer.from(raw, 'base64').toString('latin1') : raw;

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { RefSyntaxError, escapeLiteral, parseRefs, referencedFields, substitute } from '../../src/template/refs';
+import {
+  RefSyntaxError,
+  escapeLiteral,
+  parseRefs,
+  referencedFields,
+  substitute,
+} from '../../src/template/refs';
 
 describe('field references', () => {
   it('reads {Name} and {{api:Name}} as references, the rest as literal text', () => {
@@ -53,13 +59,16 @@ describe('field references', () => {
 
   it('never throws anything but RefSyntaxError on random input (property)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('{', '}', '\\', 'a', ':', 'api', ' ', '1') }), (source) => {
-        try {
-          parseRefs(source);
-        } catch (e) {
-          expect(e).toBeInstanceOf(RefSyntaxError);
-        }
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('{', '}', '\\', 'a', ':', 'api', ' ', '1') }),
+        (source) => {
+          try {
+            parseRefs(source);
+          } catch (e) {
+            expect(e).toBeInstanceOf(RefSyntaxError);
+          }
+        },
+      ),
     );
   });
 });

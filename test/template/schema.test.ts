@@ -41,7 +41,14 @@ describe('template format', () => {
 
   it('keeps the public field names of the bundled templates', () => {
     const fields = (name: string) => bundledTemplate(name).fields.map((f) => f.name);
-    expect(fields('shipping-4x6')).toEqual(['ship_to_name', 'ship_to_address', 'tracking', 'order_id', 'weight', 'service']);
+    expect(fields('shipping-4x6')).toEqual([
+      'ship_to_name',
+      'ship_to_address',
+      'tracking',
+      'order_id',
+      'weight',
+      'service',
+    ]);
     expect(fields('product-2x1')).toEqual(['product_name', 'sku', 'price', 'ean13']);
     expect(fields('rfid-asset-4x2')).toEqual(['asset_id', 'epc', 'description']);
     expect(fields('visitor-badge-4x3')).toEqual(['name', 'company', 'host', 'date', 'badge_id']);
@@ -58,7 +65,13 @@ describe('template format', () => {
 
   it('fills defaults so markup carries full geometry and styling', () => {
     const t = parseTemplate(minimal());
-    expect(t.elements[0]).toMatchObject({ rotation: 0, scaleX: 1, scaleY: 1, opacity: 1, font: { size: 14, family: 'Arial' } });
+    expect(t.elements[0]).toMatchObject({
+      rotation: 0,
+      scaleX: 1,
+      scaleY: 1,
+      opacity: 1,
+      font: { size: 14, family: 'Arial' },
+    });
     expect(t.stage.background).toBe('#ffffff');
   });
 
@@ -80,13 +93,37 @@ describe('template format', () => {
     ['a wrong type', (t) => (t.elements[0].x = '4'), /^elements\[0\]\.x: expected number, got a string$/],
     ['a missing stage unit', (t) => delete t.stage.unit, /^stage\.unit: /],
     ['an unknown unit', (t) => (t.stage.unit = 'ft'), /^stage\.unit: expected a unit: in, cm, mm or px$/],
-    ['a giant stage', (t) => (t.stage.width = 5000), /^stage\.width: 5000 in is larger than the 48 in maximum$/],
+    [
+      'a giant stage',
+      (t) => (t.stage.width = 5000),
+      /^stage\.width: 5000 in is larger than the 48 in maximum$/,
+    ],
     ['a bad colour', (t) => (t.elements[0].fill = 'reddish'), /^elements\[0\]\.fill: expected a colour/],
-    ['a duplicate field', (t) => t.fields.push({ ...t.fields[0] }), /^fields\[1\]\.name: duplicate field name "sku"$/],
-    ['a choice field without choices', (t) => (t.fields[0].type = 'choice'), /^fields\[0\]\.choices: a "choice" field needs/],
-    ['a broken pattern', (t) => (t.fields[0].pattern = '(['), /^fields\[0\]\.pattern: not a valid regular expression/],
-    ['an unknown element', (t) => t.elements.push({ type: 'blob' }), /^elements\[1\]\.type: unknown element type "blob"/],
-    ['an odd number of line points', (t) => t.elements.push({ type: 'line', points: [0, 0, 1, 1, 2] }), /^elements\[1\]\.points: /],
+    [
+      'a duplicate field',
+      (t) => t.fields.push({ ...t.fields[0] }),
+      /^fields\[1\]\.name: duplicate field name "sku"$/,
+    ],
+    [
+      'a choice field without choices',
+      (t) => (t.fields[0].type = 'choice'),
+      /^fields\[0\]\.choices: a "choice" field needs/,
+    ],
+    [
+      'a broken pattern',
+      (t) => (t.fields[0].pattern = '(['),
+      /^fields\[0\]\.pattern: not a valid regular expression/,
+    ],
+    [
+      'an unknown element',
+      (t) => t.elements.push({ type: 'blob' }),
+      /^elements\[1\]\.type: unknown element type "blob"/,
+    ],
+    [
+      'an odd number of line points',
+      (t) => t.elements.push({ type: 'line', points: [0, 0, 1, 1, 2] }),
+      /^elements\[1\]\.points: /,
+    ],
     ['a stray brace', (t) => (t.elements[0].text = 'a { b'), /^elements\[0\]\.text: "\{" at character 3/],
     ['a wrong schemaVersion', (t) => (t.schemaVersion = 2), /^schemaVersion: expected schemaVersion 1$/],
   ])('reports %s with its path', (_what, mutate, expected) => {
@@ -96,15 +133,33 @@ describe('template format', () => {
   });
 
   it('reports JSON syntax errors with line and column', () => {
-    expect(() => parseTemplateText('{\n  "name": "x",\n  oops\n}', 'f.json')).toThrow(/f\.json: .*not valid JSON at line 3, column 3/s);
+    expect(() => parseTemplateText('{\n  "name": "x",\n  oops\n}', 'f.json')).toThrow(
+      /f\.json: .*not valid JSON at line 3, column 3/s,
+    );
   });
 
   it('accepts markup from the hosted service with extra properties it may add', () => {
     const markup = parseMarkup({
       stage: { width: 4, height: 6, unit: 'in', background: '#ffffff', dpi: 203 },
       elements: [
-        { type: 'text', x: 10, y: 10, text: 'Hello', font: { size: 12, family: 'Arial', weight: 400 }, draggable: true },
-        { type: 'barcode', x: 10, y: 40, width: 200, height: 80, format: 'code128', text: 'ABC', url: 'https://x/b.png' },
+        {
+          type: 'text',
+          x: 10,
+          y: 10,
+          text: 'Hello',
+          font: { size: 12, family: 'Arial', weight: 400 },
+          draggable: true,
+        },
+        {
+          type: 'barcode',
+          x: 10,
+          y: 40,
+          width: 200,
+          height: 80,
+          format: 'code128',
+          text: 'ABC',
+          url: 'https://x/b.png',
+        },
       ],
     });
     expect(markup.elements).toHaveLength(2);
@@ -112,7 +167,9 @@ describe('template format', () => {
   });
 
   it('assets/schema/template.schema.json is the generated JSON Schema (run `labeldesk schema` to update)', () => {
-    const file = JSON.parse(readFileSync(join(import.meta.dirname, '../../assets/schema/template.schema.json'), 'utf8'));
+    const file = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../assets/schema/template.schema.json'), 'utf8'),
+    );
     expect(file).toEqual(JSON.parse(JSON.stringify(templateJsonSchema())));
   });
 
@@ -130,26 +187,32 @@ describe('template format', () => {
       fc.constantFrom('{', '}', '{x}', '{{api:', 'qrcode', 'text', '#fff', -1e308, Number.NaN),
     );
     fc.assert(
-      fc.property(fc.constantFrom(...names), fc.array(fc.tuple(fc.nat(), fc.string(), junk), { maxLength: 5 }), (name, edits) => {
-        const t = rawTemplate(name) as Record<string, unknown>;
-        for (const [index, key, value] of edits) {
-          // Pick a target object: the template, its stage, a field, or an element.
-          const objects = (v: unknown): Record<string, unknown>[] =>
-            (Array.isArray(v) ? v : [v]).filter((o): o is Record<string, unknown> => typeof o === 'object' && o !== null);
-          const pool = [t, ...objects(t.stage), ...objects(t.fields), ...objects(t.elements)];
-          const target = pool[index % pool.length]!;
-          const keys = Object.keys(target);
-          const k = keys.length && index % 3 ? keys[index % keys.length]! : key;
-          if (value === undefined) delete target[k];
-          else target[k] = value;
-        }
-        try {
-          parseTemplate(t);
-        } catch (e) {
-          expect(e).toBeInstanceOf(TemplateValidationError);
-          expect((e as TemplateValidationError).problems.length).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...names),
+        fc.array(fc.tuple(fc.nat(), fc.string(), junk), { maxLength: 5 }),
+        (name, edits) => {
+          const t = rawTemplate(name) as Record<string, unknown>;
+          for (const [index, key, value] of edits) {
+            // Pick a target object: the template, its stage, a field, or an element.
+            const objects = (v: unknown): Record<string, unknown>[] =>
+              (Array.isArray(v) ? v : [v]).filter(
+                (o): o is Record<string, unknown> => typeof o === 'object' && o !== null,
+              );
+            const pool = [t, ...objects(t.stage), ...objects(t.fields), ...objects(t.elements)];
+            const target = pool[index % pool.length]!;
+            const keys = Object.keys(target);
+            const k = keys.length && index % 3 ? keys[index % keys.length]! : key;
+            if (value === undefined) delete target[k];
+            else target[k] = value;
+          }
+          try {
+            parseTemplate(t);
+          } catch (e) {
+            expect(e).toBeInstanceOf(TemplateValidationError);
+            expect((e as TemplateValidationError).problems.length).toBeGreaterThan(0);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

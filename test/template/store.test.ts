@@ -26,12 +26,17 @@ describe('template store', () => {
     expect((await store.get('shipping-4x6')).template.name).toBe('shipping-4x6');
     const err = await store.get('Shipping-4x6').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TemplateNotFound);
-    expect((err as Error).message).toBe('template not found: "Shipping-4x6" (names are case-sensitive); did you mean "shipping-4x6"?');
+    expect((err as Error).message).toBe(
+      'template not found: "Shipping-4x6" (names are case-sensitive); did you mean "shipping-4x6"?',
+    );
   });
 
   it('reports a broken file with every problem and keeps the others usable', async () => {
     writeFileSync(join(dir, 'good.json'), JSON.stringify(tpl('good')));
-    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ ...tpl('bad'), stage: { width: -1, height: 1, unit: 'ft' } }));
+    writeFileSync(
+      join(dir, 'bad.json'),
+      JSON.stringify({ ...tpl('bad'), stage: { width: -1, height: 1, unit: 'ft' } }),
+    );
     writeFileSync(join(dir, 'syntax.json'), '{ "name": ');
     writeFileSync(join(dir, 'notes.txt'), 'ignored');
     const listing = await folderStore(dir, 'user').list();
