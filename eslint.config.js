@@ -39,14 +39,42 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/**/*.node.ts', 'src/node/**', 'src/cli/**', 'src/render/raster/**'],
+    ignores: [
+      'src/**/*.node.ts',
+      'src/node/**',
+      'src/cli/**',
+      'src/render/raster/**',
+      'src/engine/server/**',
+    ],
     rules: {
       'no-restricted-imports': ['error', { paths: uiLibs, patterns: [nodeBuiltins, ...noAppLayers] }],
     },
   },
   {
-    files: ['src/**/*.node.ts', 'src/node/**', 'src/cli/**', 'src/render/raster/**'],
+    // src/engine/server/: the HTTP face of the engine (`labeldesk serve`: Fastify, files, scrypt) is Node by
+    // nature; the operations it serves stay pure in src/engine/.
+    files: ['src/**/*.node.ts', 'src/node/**', 'src/render/raster/**', 'src/engine/server/**'],
     rules: { 'no-restricted-imports': ['error', { paths: uiLibs, patterns: noAppLayers }] },
+  },
+  {
+    // src/cli is a composition root: it wires the concrete printer transports and discovery of main/printers
+    // into commands (`labeldesk printers`, `status`). Only main/printers; the rest of main/ stays off limits.
+    files: ['src/cli/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: uiLibs,
+          patterns: [
+            {
+              regex: '(^|/)main/(?!printers/)',
+              message: 'src/cli may import main/printers (composition root), nothing else of main/.',
+            },
+            noAppLayers[1],
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['renderer/**/*.{ts,tsx}'],

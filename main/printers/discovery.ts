@@ -1,0 +1,294 @@
+/**
+ * Finding printers: USB printers (Zebra's vendor id or printer class), serial ports, CUPS queues and the
+ * configured network printers of a printers file. Each source that fails (no CUPS, no permission on USB)
+ * becomes a problem in the result, never an exception: the other sources still list.
+ */
+import { readFile } from 'node:fs/promises';
+import { parsePrintersFile, PrintersFileError } from '../../src/printers/printers-file';
+import { formatPrinterUri } from '../../src/printers/uri';
+import { CommandNotFound, runCommand } from './run-command';
+import {
+  describeUsbPrinter,
+  isUsbPrinter,
+  listSystemUsbDevices,
+  ZEBRA_VENDOR_ID,
+  type ListUsbDevices,
+} from './usb-device';
+
+export type DiscoverySource = 'usb' | 'serial' | 'cups' | 'network';
+
+interface Found {
+  /** URI to print with. */
+  uri: string;
+  /** A name for people. */
+  name: string;
+  /** Whether it takes raw ZPL: true, false, or null when only trying would tell (a bare serial port). */
+  zpl: boolean | null;
+}
+
+export interface UsbPrinterFound extends Found {
+  kind: 'usb';
+  vendorId: string;
+  productId: string;
+  manufacturer?: string;
+  product?: string;
+  serial?: string;
+}
+
+export interface SerialPortFound extends Found {
+  kind: 'serial';
+  path: string;
+  manufacturer?: string;
+  vendorId?: string;
+  productId?: string;
+  serialNumber?: string;
+}
+
+export interface CupsQueueFound extends Found {
+  kind: 'cups';
+  queue: string;
+  /** The queue's device URI (`socket://10.0.0.5:9100`, `usb://Zebra/...`). */
+  deviceUri: string;
+  /** A PPD-less ("raw") queue: bytes go to the device as sent. */
+  raw: boolean;
+  /** From `lpstat -p`. */
+  state: 'idle' | 'printing' | 'disabled' | 'unknown';
+}
+
+export interface NetworkPrinterFound extends Found {
+  kind: 'network';
+  /** The id in the printers file. */
+  id: number;
+}
+
+export type DiscoveredPrinter = UsbPrinterFound | SerialPortFound | CupsQueueFound | NetworkPrinterFound;
+
+export interface DiscoveryProblem {
+  source: DiscoverySource;
+  message: string;
+}
+
+export interface DiscoveryResult {
+  printers: DiscoveredPrinter[];
+  problems: DiscoveryProblem[];
+}
+
+/** What serialport's `SerialPort.list()` returns (the fields used). */
+export interface SerialPortInfo {
+  path: string;
+  manufacturer?: string | undefined;
+  vendorId?: string | undefined;
+  productId?: string | undefined;
+  serialNumber?: string | undefined;
+}
+
+export interface DiscoveryOptions {
+  /** Default: all four. */
+  sources?: readonly DiscoverySource[];
+  /** A printers file (JSON array of { id, uri, name }) for the network source. */
+  printersFile?: string;
+  /** Environment for lpstat (CUPS_SERVER, PATH). Default: process.env. */
+  env?: Record<string, string | undefined>;
+  listUsbDevices?: ListUsbDevices;
+  listSerialPorts?: () => Promise<SerialPortInfo[]>;
+}
+
+/** Lists every printer the sources can see, each with a URI to print with. */
+export async function discoverPrinters(options: DiscoveryOptions = {}): Promise<DiscoveryResult> {
+  const sources = options.sources ?? ['usb', 'serial', 'cups', 'network'];
+  const problems: DiscoveryProblem[] = [];
+  const run = async <T extends DiscoveredPrinter>(
+    source: DiscoverySource,
+    list: () => Promise<T[]>,
+  ): Promise<T[]> => {
+    if (!sources.includes(source)) return [];
+    try {
+      return await list();
+    } catch (e) {
+      problems.push({ source, message: (e as Error).message });
+      return [];
+    }
+  };
+  const found = await Promise.all([
+    run('usb', () => discoverUsb(options.listUsbDevices ?? listSystemUsbDevices)),
+    run('serial', () => discoverSerial(options.listSerialPorts ?? listSystemSerialPorts)),
+    run('cups', () => discoverCups(options.env)),
+    run('network', () =>
+      options.printersFile ? discoverNetwork(options.printersFile) : Promise.resolve([]),
+    ),
+  ]);
+  return { printers: found.flat(), problems };
+}
+
+const hex4 = (n: number): string => n.toString(16).padStart(4, '0');
+
+/** USB printers: Zebra's vendor id, or printer class on the device or one of its interfaces. */
+export async function discoverUsb(listDevices: ListUsbDevices): Promise<UsbPrinterFound[]> {
+  let devices;
+  try {
+    devices = await listDevices();
+  } catch (e) {
+    throw new Error(`cannot list USB devices: ${(e as Error).message}`, { cause: e });
+  }
+  const printers: UsbPrinterFound[] = [];
+  for (const device of devices.filter(isUsbPrinter)) {
+    const info = await describeUsbPrinter(device);
+    const uri = formatPrinterUri({
+      scheme: 'usb',
+      vendorId: info.vendorId,
+      productId: info.productId,
+      ...(info.serial ? { serial: info.serial } : {}),
+    });
+    const found: UsbPrinterFound = {
+      kind: 'usb',
+      uri,
+      name:
+        [info.manufacturer, info.product].filter(Boolean).join(' ') ||
+        `USB printer ${hex4(info.vendorId)}:${hex4(info.productId)}`,
+      // Zebra printers speak ZPL; another printer-class device might (a ZPL emulation) or might not.
+      zpl: info.vendorId === ZEBRA_VENDOR_ID ? true : null,
+      vendorId: hex4(info.vendorId),
+      productId: hex4(info.productId),
+    };
+    if (info.manufacturer) found.manufacturer = info.manufacturer;
+    if (info.product) found.product = info.product;
+    if (info.serial) found.serial = info.serial;
+    printers.push(found);
+  }
+  return printers;
+}
+
+async function listSystemSerialPorts(): Promise<SerialPortInfo[]> {
+  const { SerialPort } = await import('serialport');
+  return SerialPort.list();
+}
+
+/** Serial ports, each as a `serial://` URI with the default 9600 8N1 settings. */
+export async function discoverSerial(listPorts: () => Promise<SerialPortInfo[]>): Promise<SerialPortFound[]> {
+  const ports = await listPorts();
+  return ports.map((p) => {
+    const found: SerialPortFound = {
+      kind: 'serial',
+      uri: formatPrinterUri({
+        scheme: 'serial',
+        path: p.path,
+        baudRate: 9600,
+        parity: 'none',
+        dataBits: 8,
+        stopBits: 1,
+        flow: 'none',
+      }),
+      name: p.manufacturer ? `${p.manufacturer} (${p.path})` : p.path,
+      zpl: null,
+      path: p.path,
+    };
+    if (p.manufacturer) found.manufacturer = p.manufacturer;
+    if (p.vendorId) found.vendorId = p.vendorId;
+    if (p.productId) found.productId = p.productId;
+    if (p.serialNumber) found.serialNumber = p.serialNumber;
+    return found;
+  });
+}
+
+/**
+ * CUPS queues from `lpstat -v` (device URIs) and `lpstat -l -p` (state; an `Interface:` line means the queue
+ * has a PPD, none means raw). Raw queues and queues on a socket:// (port 9100) or Zebra device take ZPL with
+ * `lp -o raw`.
+ */
+export async function discoverCups(env?: Record<string, string | undefined>): Promise<CupsQueueFound[]> {
+  const lpstat = async (args: string[]): Promise<string> => {
+    let result;
+    try {
+      result = await runCommand('lpstat', args, { env, timeoutMs: 10_000 });
+    } catch (e) {
+      if (e instanceof CommandNotFound)
+        throw new Error('CUPS client (lpstat) is not installed', { cause: e });
+      throw e;
+    }
+    // "No destinations added." exits non-zero on some versions: that is an empty list, not a failure.
+    if (result.code !== 0 && !/No destinations added/i.test(result.stderr + result.stdout)) {
+      throw new Error(
+        `lpstat ${args.join(' ')}: ${(result.stderr || result.stdout).trim().split('\n')[0] || `exit ${result.code}`}`,
+      );
+    }
+    return result.stdout;
+  };
+  const [devices, details] = await Promise.all([lpstat(['-v']), lpstat(['-l', '-p'])]);
+  const info = parseLpstatDetails(details);
+  const queues: CupsQueueFound[] = [];
+  for (const line of devices.split('\n')) {
+    const m = /^device for (.+?): (.*)$/.exec(line.trim());
+    if (!m) continue;
+    const queue = m[1] ?? '';
+    const deviceUri = (m[2] ?? '').trim();
+    const detail = info.get(queue);
+    const raw = detail ? !detail.hasPpd : false;
+    queues.push({
+      kind: 'cups',
+      uri: formatPrinterUri({ scheme: 'cups', queue }),
+      name: queue,
+      zpl: raw || /^socket:\/\//i.test(deviceUri) || /zebra/i.test(deviceUri),
+      queue,
+      deviceUri,
+      raw,
+      state: detail?.state ?? 'unknown',
+    });
+  }
+  return queues;
+}
+
+/** `lpstat -l -p` blocks: "printer Q is idle. ..." then tab-indented details. */
+export function parseLpstatDetails(
+  text: string,
+): Map<string, { state: CupsQueueFound['state']; hasPpd: boolean }> {
+  const queues = new Map<string, { state: CupsQueueFound['state']; hasPpd: boolean }>();
+  let current: { state: CupsQueueFound['state']; hasPpd: boolean } | undefined;
+  for (const line of text.split('\n')) {
+    const head = /^printer (\S+) (.*)$/.exec(line);
+    if (head) {
+      const rest = head[2] ?? '';
+      const state = /disabled/i.test(rest)
+        ? 'disabled'
+        : /now printing/i.test(rest)
+          ? 'printing'
+          : /is idle/i.test(rest)
+            ? 'idle'
+            : 'unknown';
+      current = { state, hasPpd: false };
+      queues.set(head[1] ?? '', current);
+    } else if (current && /^\s+Interface:\s*\S/.test(line)) {
+      current.hasPpd = true;
+    }
+  }
+  return queues;
+}
+
+/** The configured network printers of a printers file. */
+export async function discoverNetwork(file: string): Promise<NetworkPrinterFound[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(`${file}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`, { cause: e });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${file}: not valid JSON (${(e as Error).message})`, { cause: e });
+  }
+  try {
+    return parsePrintersFile(json, file).map((p) => ({
+      kind: 'network',
+      uri: p.uri,
+      name: p.name,
+      id: p.id,
+      // Configured printers are there to print ZPL (tcp 9100, serial, usb); an OS queue or file is whatever it is.
+      zpl: p.uri.startsWith('tcp:') ? true : null,
+    }));
+  } catch (e) {
+    if (e instanceof PrintersFileError) throw new Error(e.message.replace(/\n/g, '; '), { cause: e });
+    throw e;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * "Print to file": the job's bytes go to a file (replaced on each open), for checking ZPL by eye, Labelary, or
+ * handing a job to another system. Files do not answer status queries.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import {
+  PrinterDisconnected,
+  PrinterIoError,
+  PrinterNotFound,
+  PrinterRefused,
+  PrinterUnsupported,
+  toBytes,
+  type PrinterError,
+  type PrinterTransport,
+  type TransportCapabilities,
+} from '../../src/printers/transport';
+import { formatPrinterUri, type FileUri } from '../../src/printers/uri';
+
+export class FileTransport implements PrinterTransport {
+  readonly uri: string;
+  readonly capabilities: TransportCapabilities = { status: false };
+  private handle: FileHandle | undefined;
+
+  constructor(private readonly target: FileUri) {
+    this.uri = formatPrinterUri(target);
+  }
+
+  async open(): Promise<void> {
+    if (this.handle) return;
+    try {
+      this.handle = await open(this.target.path, 'w');
+    } catch (e) {
+      throw this.mapError(e as NodeJS.ErrnoException, 0, 0);
+    }
+  }
+
+  async write(data: Uint8Array | string): Promise<void> {
+    const handle = this.handle;
+    const bytes = toBytes(data);
+    if (!handle) throw new PrinterDisconnected(`${this.uri}: not open`, this.uri, 0, bytes.length);
+    let written = 0;
+    try {
+      // FileHandle.write may write less than asked (full disk, signals): continue with the rest.
+      while (written < bytes.length)
+        written += (await handle.write(bytes, written, bytes.length - written)).bytesWritten;
+    } catch (e) {
+      throw this.mapError(e as NodeJS.ErrnoException, written, bytes.length);
+    }
+  }
+
+  request(): Promise<Uint8Array> {
+    return Promise.reject(
+      new PrinterUnsupported(`${this.uri}: a file does not report printer status`, this.uri),
+    );
+  }
+
+  async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    if (!handle) return;
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  private mapError(e: NodeJS.ErrnoException, bytesWritten: number, totalBytes: number): PrinterError {
+    const path = this.target.path;
+    const cause = { cause: e };
+    switch (e.code) {
+      case 'ENOENT':
+      case 'ENOTDIR':
+        return new PrinterNotFound(`${this.uri}: the folder of ${path} does not exist`, this.uri, cause);
+      case 'EACCES':
+      case 'EPERM':
+      case 'EROFS':
+      case 'EISDIR':
+        return new PrinterRefused(
+          `${this.uri}: cannot write ${path} (${e.code === 'EISDIR' ? 'it is a folder' : 'permission denied'})`,
+          this.uri,
+          cause,
+        );
+      default:
+        return new PrinterIoError(
+          `${this.uri}: writing ${path} failed after ${bytesWritten} of ${totalBytes} bytes: ${e.message}`,
+          this.uri,
+          cause,
+        );
+    }
+  }
+}
+
+/** A transport for `file:///path` (not yet open). */
+export function createFileTransport(uri: FileUri): FileTransport {
+  return new FileTransport(uri);
+}

@@ -1,0 +1,110 @@
+/**
+ * Printer URI → transport. The one place that knows which class serves which scheme.
+ */
+import { assertNever } from '../../src/layout/scene';
+import {
+  type OpenOptions,
+  type PrinterTransport,
+  type RequestOptions,
+  type WriteOptions,
+} from '../../src/printers/transport';
+import { formatPrinterUri, parsePrinterUri, type PrinterUri, type UsbUri } from '../../src/printers/uri';
+import { createCupsTransport, type CupsTransportOptions } from './cups';
+import { createFileTransport } from './file';
+import { createSerialTransport } from './serial';
+import { createTcpTransport } from './tcp';
+import { createUsbTransport, type UsbTransportOptions } from './usb';
+import { createUsbLpTransport, findUsbLpDevice } from './usb-lp';
+
+export interface TransportOptions {
+  usb?: UsbTransportOptions & {
+    /** Linux /dev/usb/lp* fallback when libusb cannot claim the device. Default: on Linux. */
+    lpFallback?: boolean;
+    /** sysfs and /dev roots for the fallback's lookup (tests). */
+    roots?: { sys?: string; dev?: string };
+  };
+  cups?: CupsTransportOptions;
+}
+
+/** A transport for `uri` (a URI string or parsed), not yet open. Throws PrinterUriError for a bad URI. */
+export function createTransport(uri: string | PrinterUri, options: TransportOptions = {}): PrinterTransport {
+  const parsed = typeof uri === 'string' ? parsePrinterUri(uri) : uri;
+  switch (parsed.scheme) {
+    case 'tcp':
+      return createTcpTransport(parsed);
+    case 'usb':
+      return new UsbWithFallback(parsed, options.usb ?? {});
+    case 'serial':
+      return createSerialTransport(parsed);
+    case 'cups':
+      return createCupsTransport(parsed, options.cups);
+    case 'file':
+      return createFileTransport(parsed);
+    default:
+      return assertNever(parsed, 'printer URI');
+  }
+}
+
+/** createTransport, then open. */
+export async function openTransport(
+  uri: string | PrinterUri,
+  options: TransportOptions & OpenOptions = {},
+): Promise<PrinterTransport> {
+  const transport = createTransport(uri, options);
+  await transport.open({ timeoutMs: options.timeoutMs });
+  return transport;
+}
+
+/**
+ * libusb first; on Linux, when that fails (usblp holds the device and may not be detached, no udev rule, or
+ * node-usb cannot load), the matching /dev/usb/lpN.
+ */
+class UsbWithFallback implements PrinterTransport {
+  readonly uri: string;
+  private active: PrinterTransport;
+
+  constructor(
+    private readonly target: UsbUri,
+    private readonly options: NonNullable<TransportOptions['usb']>,
+  ) {
+    this.uri = formatPrinterUri(target);
+    this.active = createUsbTransport(target, options);
+  }
+
+  get capabilities(): PrinterTransport['capabilities'] {
+    return this.active.capabilities;
+  }
+
+  async open(options?: OpenOptions): Promise<void> {
+    try {
+      await this.active.open(options);
+    } catch (e) {
+      const fallback = this.options.lpFallback ?? process.platform === 'linux';
+      // Any failure (permission, busy, node-usb not loadable) is worth the fallback; without a matching
+      // /dev/usb/lpN the original error is the one to report.
+      if (!fallback) throw e;
+      const path = await findUsbLpDevice(
+        this.target.vendorId,
+        this.target.productId,
+        this.target.serial,
+        this.options.roots,
+      );
+      if (!path) throw e;
+      const lp = createUsbLpTransport(this.uri, path);
+      await lp.open();
+      this.active = lp;
+    }
+  }
+
+  write(data: Uint8Array | string, options?: WriteOptions): Promise<void> {
+    return this.active.write(data, options);
+  }
+
+  request(data: Uint8Array | string, options: RequestOptions): Promise<Uint8Array> {
+    return this.active.request(data, options);
+  }
+
+  close(): Promise<void> {
+    return this.active.close();
+  }
+}

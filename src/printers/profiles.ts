@@ -1,0 +1,127 @@
+/**
+ * Printer profiles: what LabelDesk must know about one printer to render for it, stored per canonical URI
+ * (main/printers/profile-store.ts keeps them in a JSON file). Zod is the single source of truth; types come
+ * from it.
+ */
+import { z } from 'zod';
+import { problemsOf, type Problem, formatProblems } from '../template/errors';
+import type { ZplJobOptions } from '../zpl/job';
+import { PrinterUriSchema } from './uri';
+
+/** Dots, 0..32000: the range `^LH` and `^PW` accept. */
+const dotsSchema = z.number().int().min(0).max(32_000);
+
+export const PrinterProfileSchema = z
+  .object({
+    /** Canonical printer URI (normalised on parse). */
+    uri: PrinterUriSchema,
+    /** What people call it ("Dock 7 Zebra"). */
+    name: z.string().trim().min(1).max(120),
+    /** Print resolution in dots per inch. */
+    dpi: z.number().int().min(100).max(1200),
+    /** `detected`: asked the printer (SGD or ~HI); `set`: a person entered it. Detection never overrides `set`. */
+    dpiSource: z.enum(['detected', 'set']),
+    /** Widest printable line in dots (`^PW` cap): 832 on a 4 in printer at 203 dpi. */
+    printWidthDots: dotsSchema.min(1),
+    /** `~SD` darkness 0..30; omitted: keep the printer's own setting. */
+    darkness: z.number().int().min(0).max(30).optional(),
+    /** Label offsets in dots, sent as `^LH x,y` (moves every field; corrects a printer's calibration). */
+    offset: z.object({ x: dotsSchema, y: dotsSchema }).strict().default({ x: 0, y: 0 }),
+    /** Media tracking: `gap` (die-cut labels, ^MNY), `mark` (black mark, ^MNM), `continuous` (^MNN). */
+    mediaType: z.enum(['gap', 'mark', 'continuous']).default('gap'),
+    /** `direct` thermal (no ribbon, ^MTD) or thermal `transfer` (ribbon, ^MTT). */
+    thermalMode: z.enum(['direct', 'transfer']).default('direct'),
+  })
+  .strict();
+
+export type PrinterProfile = z.infer<typeof PrinterProfileSchema>;
+/** A profile as written by people or older versions: defaults not yet applied. */
+export type PrinterProfileInput = z.input<typeof PrinterProfileSchema>;
+
+/** The profiles file: `{ "version": 1, "profiles": [...] }`, at most one profile per URI. */
+export const ProfilesFileSchema = z
+  .object({
+    version: z.literal(1),
+    profiles: z.array(PrinterProfileSchema),
+  })
+  .strict()
+  .superRefine((file, ctx) => {
+    const seen = new Map<string, number>();
+    file.profiles.forEach((p, i) => {
+      const first = seen.get(p.uri);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['profiles', i, 'uri'],
+          message: `same printer as profiles[${first}] (${p.uri})`,
+        });
+      } else seen.set(p.uri, i);
+    });
+  });
+
+export type ProfilesFile = z.infer<typeof ProfilesFileSchema>;
+
+/** A profile or profiles file that failed validation, with every problem and its path. */
+export class PrinterProfileError extends Error {
+  override name = 'PrinterProfileError';
+  constructor(
+    readonly problems: Problem[],
+    readonly source?: string,
+  ) {
+    super(`${source ? `${source}: ` : ''}${formatProblems(problems)}`);
+  }
+}
+
+/** Validates one profile (applying defaults). Throws PrinterProfileError. */
+export function parsePrinterProfile(value: unknown, source?: string): PrinterProfile {
+  const result = PrinterProfileSchema.safeParse(value, { reportInput: true });
+  if (!result.success) throw new PrinterProfileError(problemsOf(result.error), source);
+  return result.data;
+}
+
+/** Validates a whole profiles file. Throws PrinterProfileError. */
+export function parseProfilesFile(value: unknown, source?: string): ProfilesFile {
+  const result = ProfilesFileSchema.safeParse(value, { reportInput: true });
+  if (!result.success) throw new PrinterProfileError(problemsOf(result.error), source);
+  return result.data;
+}
+
+/** Print width of a 4 in desktop printer (4.1 in of head) at `dpi`, in whole bytes of dots: 203 → 832. */
+export function defaultPrintWidthDots(dpi: number): number {
+  return Math.round((dpi * 4.1) / 8) * 8;
+}
+
+/** A new printer's profile before anyone edits it. */
+export function defaultProfile(
+  uri: string,
+  name: string,
+  dpi: number,
+  dpiSource: PrinterProfile['dpiSource'],
+): PrinterProfile {
+  return parsePrinterProfile({ uri, name, dpi, dpiSource, printWidthDots: defaultPrintWidthDots(dpi) });
+}
+
+/**
+ * A newly detected dpi applied to a profile: only when the dpi was detected before (a person's setting wins),
+ * and the print width follows when it was the default for the old dpi.
+ */
+export function withDetectedDpi(profile: PrinterProfile, dpi: number): PrinterProfile {
+  if (profile.dpiSource === 'set' || profile.dpi === dpi) return profile;
+  const width =
+    profile.printWidthDots === defaultPrintWidthDots(profile.dpi)
+      ? defaultPrintWidthDots(dpi)
+      : profile.printWidthDots;
+  return { ...profile, dpi, printWidthDots: width };
+}
+
+/** The job settings a profile implies for buildZplJob (width cap, `^LH` offsets, `~SD` darkness). */
+export function zplJobSettings(
+  profile: PrinterProfile,
+): Pick<ZplJobOptions, 'maxWidthDots' | 'labelHome' | 'darkness'> {
+  const settings: Pick<ZplJobOptions, 'maxWidthDots' | 'labelHome' | 'darkness'> = {
+    maxWidthDots: profile.printWidthDots,
+  };
+  if (profile.offset.x !== 0 || profile.offset.y !== 0) settings.labelHome = { ...profile.offset };
+  if (profile.darkness !== undefined) settings.darkness = { mode: 'absolute', level: profile.darkness };
+  return settings;
+}
