@@ -1,0 +1,153 @@
+/**
+ * `labeldesk keys create|regenerate|list|revoke` and `labeldesk usage`: the API keys and the print allowance
+ * ledger of `labeldesk serve`, in the same data folder (`--data-dir`, `$LABELDESK_DATA_DIR`, or the per-user
+ * data folder; see src/engine/server/data-dir.ts). A running server sees key changes on its next request.
+ */
+import { resolve as resolvePath } from 'node:path';
+import { dataFiles, defaultDataDir } from '../engine/server/data-dir';
+import {
+  createKey,
+  readKeysFile,
+  regenerateKey,
+  revokeKey,
+  UnknownKey,
+  KeysFileError,
+} from '../engine/server/key-store';
+import { copiesOf, readUsageFile } from '../engine/server/usage-store';
+import { CliError, UsageError, type CliIo } from './io';
+import { parseOptions } from './template-commands';
+
+export const dataDirOption = { 'data-dir': { type: 'string' } } as const;
+
+/** `--data-dir` (relative to the working directory), else `$LABELDESK_DATA_DIR`, else the OS default. */
+export function dataDirOf(values: { 'data-dir'?: string | undefined }, io: CliIo): string {
+  return values['data-dir'] ? resolvePath(io.cwd, values['data-dir']) : defaultDataDir(io.env);
+}
+
+export const KEYS_HELP = `Usage: labeldesk keys <create|regenerate|list|revoke> [options]
+
+  keys create [--allowance N] [--json]   a new key and secret (the secret is shown only now)
+  keys regenerate KEY [--json]           a new secret for KEY; the old one stops working at once
+  keys list [--json]                     keys with their dates, allowance and copies used (no secrets)
+  keys revoke KEY                        delete KEY; requests with it get 401
+
+  --data-dir DIR   where keys.json lives (default: $LABELDESK_DATA_DIR, else the per-user data folder)
+  --allowance N    copies this key may render in all routes together (default: unlimited)
+`;
+
+function printSecret(io: CliIo, json: boolean | undefined, pair: { key: string; secret: string }): void {
+  if (json) {
+    io.stdout(JSON.stringify(pair) + '\n');
+    return;
+  }
+  io.stdout(`key:    ${pair.key}\nsecret: ${pair.secret}\n`);
+  io.stderr(
+    'The secret is shown only now and is stored only as a hash: keep it where the client keeps credentials.\n',
+  );
+}
+
+function oneKey(positionals: string[], what: string): string {
+  const [key, ...extra] = positionals;
+  if (!key) throw new UsageError(`keys ${what} needs a KEY (see: labeldesk keys list)`);
+  if (extra.length) throw new UsageError(`keys ${what} takes one KEY, got ${positionals.length}`);
+  return key;
+}
+
+export async function keysCommand(args: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined || sub === '-h' || sub === '--help') {
+    io.stdout(KEYS_HELP);
+    return sub === undefined ? 2 : 0;
+  }
+  const { values, positionals } = parseOptions(
+    rest,
+    { ...dataDirOption, json: { type: 'boolean' }, allowance: { type: 'string' } },
+    true,
+  );
+  if (values.help) {
+    io.stdout(KEYS_HELP);
+    return 0;
+  }
+  const file = dataFiles(dataDirOf(values, io)).keys;
+  if (values.allowance !== undefined && sub !== 'create')
+    throw new UsageError('--allowance is for keys create');
+  try {
+    switch (sub) {
+      case 'create': {
+        if (positionals.length) throw new UsageError('keys create takes no arguments');
+        let allowance: number | undefined;
+        if (values.allowance !== undefined) {
+          if (!/^\d+$/.test(values.allowance))
+            throw new UsageError(`--allowance: expected a whole number of copies, got "${values.allowance}"`);
+          allowance = Number(values.allowance);
+        }
+        printSecret(io, values.json, await createKey(file, allowance === undefined ? {} : { allowance }));
+        return 0;
+      }
+      case 'regenerate':
+        printSecret(io, values.json, await regenerateKey(file, oneKey(positionals, 'regenerate')));
+        return 0;
+      case 'revoke': {
+        const key = oneKey(positionals, 'revoke');
+        await revokeKey(file, key);
+        io.stderr(`revoked ${key}\n`);
+        return 0;
+      }
+      case 'list': {
+        const keys = await readKeysFile(file);
+        const usage = await readUsageFile(dataFiles(dataDirOf(values, io)).usage);
+        const rows = keys.keys.map((k) => ({
+          key: k.key,
+          created_at: k.created_at,
+          secret_created_at: k.secret_created_at,
+          allowance: k.allowance ?? null,
+          copies_used: copiesOf(usage, k.key),
+        }));
+        if (values.json) io.stdout(JSON.stringify(rows, null, 2) + '\n');
+        else if (!rows.length) io.stderr(`no keys in ${file} (create one: labeldesk keys create)\n`);
+        else {
+          for (const r of rows) {
+            const allowance = r.allowance === null ? 'unlimited' : `${r.copies_used}/${r.allowance} copies`;
+            io.stdout(`${r.key}  created ${r.created_at}  secret ${r.secret_created_at}  ${allowance}\n`);
+          }
+        }
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown keys command "${sub}" (create, regenerate, list, revoke)`);
+    }
+  } catch (e) {
+    if (e instanceof UnknownKey || e instanceof KeysFileError) throw new CliError(e.message);
+    throw e;
+  }
+}
+
+export async function usageCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseOptions(args, { ...dataDirOption, json: { type: 'boolean' } });
+  if (values.help) {
+    io.stdout(
+      'Usage: labeldesk usage [--json] [--data-dir DIR]\n\nRequests and copies rendered per API key and route.\n',
+    );
+    return 0;
+  }
+  const usage = await readUsageFile(dataFiles(dataDirOf(values, io)).usage).catch((e: Error) => {
+    throw new CliError(e.message);
+  });
+  if (values.json) {
+    io.stdout(JSON.stringify(usage.keys, null, 2) + '\n');
+    return 0;
+  }
+  const rows = Object.entries(usage.keys).flatMap(([key, routes]) =>
+    Object.entries(routes).map(([route, c]) => [key, route, String(c.requests), String(c.copies)]),
+  );
+  const header = ['KEY', 'ROUTE', 'REQUESTS', 'COPIES'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  for (const row of [header, ...rows])
+    io.stdout(
+      row
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd() + '\n',
+    );
+  return 0;
+}

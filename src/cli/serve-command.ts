@@ -1,0 +1,147 @@
+/**
+ * `labeldesk serve`: the bundled engine over HTTP with the hosted API's contract (src/engine/server/server.ts).
+ * Listens on 127.0.0.1 unless `--host` says otherwise; prints its URL; stops cleanly on SIGINT/SIGTERM.
+ */
+import { resolve as resolvePath } from 'node:path';
+import { DEFAULTS, startServer, type ServerOptions } from '../engine/server/server';
+import {
+  filePrinterGateway,
+  readPrintersFile,
+  type FilePrinterGatewayOptions,
+} from '../engine/server/file-printer-gateway';
+import { createTransport } from '../../main/printers/open-transport';
+import { PrintersFileError } from '../printers/printers-file';
+import { CliError, UsageError, type CliIo } from './io';
+import { dataDirOf, dataDirOption } from './keys-commands';
+import { parseOptions } from './template-commands';
+
+export const SERVE_HELP = `Usage: labeldesk serve [options]
+
+The seven routes of the Label and Document Rendering API (POST /custom-labels/...), done locally.
+
+  --host ADDR            interface to listen on (default ${DEFAULTS.host}; another only when given)
+  --port N               default ${DEFAULTS.port}; 0 picks a free port
+  --data-dir DIR         keys.json, usage.json and exported SVGs (default: $LABELDESK_DATA_DIR,
+                         else the per-user data folder)
+  --templates DIR        your templates, over the bundled ones (default: $LABELDESK_TEMPLATES)
+  --printers FILE        the print relay: [{"id":7,"uri":"tcp://10.0.0.5:9100","name":"Dock 7"}]
+  --rate-limit N         requests per minute per key (default ${DEFAULTS.rateLimitPerMinute})
+  --svg-ttl-hours N      lifetime of export-svg files (default ${DEFAULTS.svgTtlHours})
+  --public-url URL       base of the SVG file URLs (default: from the request's Host header)
+  --cors-origin ORIGIN   a browser origin allowed to call the API (the SDK's pages); repeatable
+
+Keys: labeldesk keys create. Also served: GET /openapi.json, /sdk/labeldesk-sdk.js, /files/svg/<token>.
+`;
+
+type OpenTransport = FilePrinterGatewayOptions['openTransport'];
+
+export interface ServeDeps {
+  /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
+  stop?: Promise<unknown>;
+  /** Creates printer transports for the print relay (default: main/printers, this CLI being a composition root). */
+  openTransport?: OpenTransport;
+  /** Called once listening (tests). */
+  onListening?: (url: string) => void;
+}
+
+function positiveInt(name: string, raw: string | undefined, min: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min)
+    throw new UsageError(`${name}: expected a whole number from ${min}, got "${raw}"`);
+  return Number(raw);
+}
+
+function signals(): Promise<string> {
+  return new Promise((resolve) => {
+    const stop = (signal: string) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Promise<number> {
+  const { values } = parseOptions(args, {
+    ...dataDirOption,
+    host: { type: 'string' },
+    port: { type: 'string' },
+    templates: { type: 'string' },
+    printers: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'svg-ttl-hours': { type: 'string' },
+    'public-url': { type: 'string' },
+    'cors-origin': { type: 'string', multiple: true },
+  });
+  if (values.help) {
+    io.stdout(SERVE_HELP);
+    return 0;
+  }
+  const publicUrl = values['public-url'];
+  if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(publicUrl)) {
+    throw new UsageError(`--public-url: expected http(s)://host[/path], got "${publicUrl}"`);
+  }
+  const templates = values.templates ?? io.env.LABELDESK_TEMPLATES;
+  const options: ServerOptions = {
+    host: values.host ?? DEFAULTS.host,
+    port: positiveInt('--port', values.port, 0) ?? DEFAULTS.port,
+    dataDir: dataDirOf(values, io),
+    ...(templates ? { templatesDir: resolvePath(io.cwd, templates) } : {}),
+    rateLimitPerMinute: positiveInt('--rate-limit', values['rate-limit'], 1) ?? DEFAULTS.rateLimitPerMinute,
+    svgTtlHours: positiveInt('--svg-ttl-hours', values['svg-ttl-hours'], 1) ?? DEFAULTS.svgTtlHours,
+    ...(publicUrl ? { publicUrl } : {}),
+    corsOrigins: values['cors-origin'] ?? [],
+    logStream: { write: (line) => io.stderr(line) },
+  };
+  if (values.printers) {
+    const file = resolvePath(io.cwd, values.printers);
+    try {
+      await readPrintersFile(file); // fail now, not on the first print
+    } catch (e) {
+      if (e instanceof PrintersFileError) throw new CliError(e.message);
+      throw new CliError(`--printers ${values.printers}: ${(e as Error).message}`);
+    }
+    const env = { ...process.env, ...io.env };
+    const openTransport: OpenTransport =
+      deps.openTransport ??
+      ((uri, job) =>
+        createTransport(uri, {
+          cups: { env, contentType: job.format === 'pdf' ? 'pdf' : 'raw', title: 'LabelDesk' },
+        }));
+    options.printers = filePrinterGateway({
+      file,
+      openTransport,
+      onError: (e) =>
+        io.stderr(`labeldesk serve: printers file: ${(e as Error).message} (keeping the last good one)\n`),
+    });
+  }
+
+  // Listen for signals before printing the URL: whoever reads that line may stop us at once.
+  const stop = deps.stop ?? signals();
+  let server;
+  try {
+    server = await startServer(options);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new CliError(`port ${options.port} on ${options.host} is in use (try --port)`);
+    if (code === 'EADDRNOTAVAIL' || code === 'EACCES')
+      throw new CliError(`cannot listen on ${options.host}:${options.port} (${code})`);
+    throw e;
+  }
+  io.stdout(`labeldesk serve: listening on ${server.url} (data: ${options.dataDir})\n`);
+  if (!['127.0.0.1', '::1', 'localhost'].includes(server.host)) {
+    io.stderr(
+      `labeldesk serve: warning: listening on ${server.host}; anyone who can reach it can try keys\n`,
+    );
+  }
+  deps.onListening?.(server.url);
+  const signal = await stop;
+  io.stderr(`labeldesk serve: ${typeof signal === 'string' ? `${signal}, ` : ''}stopping\n`);
+  await server.close();
+  return 0;
+}
+
+export const serveCommand = (args: string[], io: CliIo): Promise<number> => serve(args, io);

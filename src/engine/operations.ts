@@ -1,0 +1,201 @@
+/**
+ * The seven operations of the API (spec §4) done by the bundled engine, over ports: templates, render ports,
+ * the print relay and SVG storage come in, so this module is pure and the HTTP face only parses, authenticates
+ * and serialises. Each operation takes a request already validated by its zod schema (api-contract.ts) and
+ * returns the result body, or throws; `toApiError` turns what it throws into the spec's status.
+ */
+import { resolve } from '../resolve/resolve';
+import type { Markup, Template } from '../template/schema';
+import type { TemplateStore } from '../template/store';
+import { API_ROUTES, type RouteName, type RouteRequest, type RouteResult } from './api-contract';
+import { ApiError, toApiError } from './api-errors';
+import type { PrinterGateway, RelayPrinter } from './printer-gateway';
+import { defaultPrintWidthDots } from '../printers/profiles';
+import { bytesToBase64 } from '../render/base64';
+import {
+  MAX_WIDTH_DOTS_RANGE,
+  hasRfid,
+  renderPdfLabels,
+  renderSvgLabels,
+  renderZplLabels,
+  RfidRequiresZpl,
+  type RenderPorts,
+} from './render';
+
+/** Exported SVGs: stored by the edge (files, later S3), served publicly until they expire (spec §3). */
+export interface SvgFileStore {
+  /** Stores one file per SVG; returns each file's public token and storage path, in order. */
+  save(svgs: readonly string[], expiresAt: Date): Promise<{ token: string; path: string }[]>;
+}
+
+export interface EnginePorts {
+  templates: TemplateStore;
+  render: RenderPorts;
+  /** The print relay (routes 03, 04). Without it those routes answer 422 for any printer_id. */
+  printers?: PrinterGateway;
+  svgFiles: SvgFileStore;
+  /** Lifetime of exported SVGs, hours (spec §2.5: 24). */
+  svgTtlHours: number;
+  now: () => Date;
+}
+
+/** Per-request facts the HTTP face knows. */
+export interface RequestContext {
+  /** Where public files are served, e.g. `http://127.0.0.1:8787` (no trailing slash). */
+  publicBaseUrl: string;
+}
+
+/** What a successful operation produced: the body, and the copies it counts toward the allowance. */
+export interface OperationResult<R extends RouteName> {
+  body: RouteResult<R>;
+  copies: number;
+}
+
+/** ISO 8601 with an explicit `+00:00` offset and whole seconds (spec §2.5). */
+export function isoWithOffset(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
+
+/** Printhead width for a printer that does not report one: a 4 in desktop head at its dpi (203 → 832). */
+export function defaultMaxWidthDots(dpi: number): number {
+  return Math.min(MAX_WIDTH_DOTS_RANGE.max, Math.max(MAX_WIDTH_DOTS_RANGE.min, defaultPrintWidthDots(dpi)));
+}
+
+/** The seven operations bound to their ports. */
+export function createOperations(ports: EnginePorts) {
+  async function findPrinter(id: number): Promise<RelayPrinter> {
+    const printer = await ports.printers?.find(id);
+    if (!printer) {
+      throw new ApiError(
+        422,
+        `printer_id: no printer ${id} is registered in the printers file`,
+        'printer_id',
+      );
+    }
+    return printer;
+  }
+
+  const handlers: {
+    [R in RouteName]: (
+      req: RouteRequest<R>,
+      markups: Markup[],
+      ctx: RequestContext,
+    ) => Promise<RouteResult<R>>;
+  } = {
+    'fetch-markups': async (_req, markups) => markups,
+    print: async (_req, markups) => markups,
+
+    'print-relay': async (req, markups) => {
+      const printer = await findPrinter(req.printer_id);
+      if (!ports.printers?.accepts(printer, 'zpl')) {
+        throw new ApiError(
+          422,
+          `printer_id: printer ${printer.id} ("${printer.name}") does not take ZPL; use print-relay-pdf`,
+          'printer_id',
+        );
+      }
+      const { dpi, maxWidthDots } = await ports.printers.resolution(printer);
+      const zpl = await renderZplLabels(
+        markups,
+        { dpi, maxWidthDots: maxWidthDots ?? defaultMaxWidthDots(dpi) },
+        ports.render,
+      );
+      await ports.printers.send(printer, { format: 'zpl', data: zpl.labels.join('') });
+      return { status: 'sent_to_printer', printer_dpi: dpi };
+    },
+
+    'print-relay-pdf': async (req, markups) => {
+      const printer = await findPrinter(req.printer_id);
+      if (hasRfid(markups)) throw new RfidRequiresZpl();
+      if (!ports.printers?.accepts(printer, 'pdf')) {
+        throw new ApiError(
+          422,
+          `printer_id: printer ${printer.id} ("${printer.name}", ${printer.uri}) is a ZPL printer and cannot print a PDF; use print-relay (03), or register a cups:// queue for it`,
+          'printer_id',
+        );
+      }
+      const [pdf] = await renderPdfLabels(markups, ports.render, { merge: true, title: req.label_name });
+      if (!pdf) throw new Error('renderPdfLabels returned no PDF');
+      await ports.printers.send(printer, { format: 'pdf', data: pdf });
+      return { status: 'sent_to_printer_png' };
+    },
+
+    'export-svg': async (_req, markups, ctx) => {
+      // The spec names RFID refusals for 04 and 07 only; an SVG cannot carry a tag either, and printing the
+      // label without it would lose the tag silently.
+      if (hasRfid(markups)) {
+        throw new ApiError(
+          422,
+          'RFID labels must be rendered as ZPL because SVG cannot encode RFID tags',
+          'label_name',
+        );
+      }
+      const svgs = await renderSvgLabels(markups, ports.render);
+      const expiresAt = new Date(ports.now().getTime() + ports.svgTtlHours * 3_600_000);
+      const saved = await ports.svgFiles.save(svgs, expiresAt);
+      const expires = isoWithOffset(expiresAt);
+      return {
+        status: 'svg_exported',
+        ttl_hours: ports.svgTtlHours,
+        expires_at: expires,
+        files: saved.map(({ token, path }) => ({
+          url: `${ctx.publicBaseUrl}/files/svg/${token}`,
+          path,
+          expires_at: expires,
+        })),
+      };
+    },
+
+    'render-zpl': async (req, markups) => {
+      const zpl = await renderZplLabels(
+        markups,
+        { dpi: req.dpi, maxWidthDots: req.max_width_dots },
+        ports.render,
+      );
+      return { dpi: zpl.dpi, max_width_dots: zpl.max_width_dots, count: zpl.count, labels: zpl.labels };
+    },
+
+    'render-pdf': async (req, markups) => {
+      const pdfs = await renderPdfLabels(markups, ports.render, { title: req.label_name });
+      // Identical copies share one PDF (see renderPdfLabels): encode each distinct one once.
+      const encoded = new Map<Uint8Array, string>();
+      const labels = pdfs.map((pdf) => {
+        let b64 = encoded.get(pdf);
+        if (b64 === undefined) encoded.set(pdf, (b64 = bytesToBase64(pdf)));
+        return b64;
+      });
+      return { mime: 'application/pdf', encoding: 'base64', count: pdfs.length, labels };
+    },
+  };
+
+  /**
+   * Runs one route: finds the template by name (on every request, spec §1 rule 2), resolves it, and runs the
+   * route's operation. Throws ApiError only. `beforeRender` runs once the copies are known (allowance check).
+   */
+  async function run<R extends RouteName>(
+    route: R,
+    req: RouteRequest<R>,
+    ctx: RequestContext,
+    beforeRender: (copies: number) => void = () => undefined,
+  ): Promise<OperationResult<R>> {
+    let template: Template | undefined;
+    let markups: Markup[] | undefined;
+    try {
+      template = (await ports.templates.get(req.label_name)).template;
+      markups = resolve(template, req.apiData, req.amount);
+      beforeRender(markups.length);
+      const body = await handlers[route](req, markups, ctx);
+      return { body, copies: markups.length };
+    } catch (e) {
+      throw toApiError(e, {
+        unknownTemplateStatus: API_ROUTES[route].unknownTemplateStatus,
+        template,
+        markups,
+      });
+    }
+  }
+
+  return { run };
+}
+
+export type Operations = ReturnType<typeof createOperations>;

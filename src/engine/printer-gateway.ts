@@ -1,0 +1,48 @@
+/**
+ * The print relay as the engine sees it (routes 03 and 04): a port, so the operations stay pure and testable.
+ * The Node implementation (src/engine/server/file-printer-gateway.ts) reads the workstation's printers file and
+ * talks to printers through the transports of src/printers.
+ */
+
+/** One printer of the relay, as registered in the printers file. */
+export interface RelayPrinter {
+  /** `printer_id` of the API (spec §2.2). */
+  id: number;
+  /** Display name, for messages. */
+  name: string;
+  /** Printer URI (ARCHITECTURE.md "Printer addressing"): tcp://, usb://, serial://, cups://, file://. */
+  uri: string;
+}
+
+/** What a printer said about itself before a ZPL job (spec §4.3 rule 2). */
+export interface PrinterResolution {
+  /** Dots per inch (SGD `head.resolution.in_dpi`). */
+  dpi: number;
+  /** Printhead width in dots, when the printer reports it; otherwise 4.1 in at `dpi`. */
+  maxWidthDots?: number;
+}
+
+export type JobFormat = 'zpl' | 'pdf';
+
+export interface PrinterGateway {
+  /** The printer registered under `id`, or undefined. */
+  find(id: number): Promise<RelayPrinter | undefined>;
+  /** Asks the printer its resolution. Throws PrinterUnavailable. */
+  resolution(printer: RelayPrinter): Promise<PrinterResolution>;
+  /** Whether the printer's target can take a job of this format (a ZPL thermal printer cannot print a PDF). */
+  accepts(printer: RelayPrinter, format: JobFormat): boolean;
+  /** Delivers one job (all copies). Resolves when the target accepted it. Throws PrinterUnavailable. */
+  send(printer: RelayPrinter, job: { format: JobFormat; data: string | Uint8Array }): Promise<void>;
+}
+
+/** A printer that cannot be reached, did not answer, or refused the job. The message names the printer. */
+export class PrinterUnavailable extends Error {
+  constructor(
+    readonly printer: RelayPrinter,
+    problem: string,
+    override readonly cause?: unknown,
+  ) {
+    super(`printer ${printer.id} ("${printer.name}", ${printer.uri}): ${problem}`);
+    this.name = 'PrinterUnavailable';
+  }
+}

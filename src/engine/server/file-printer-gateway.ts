@@ -1,0 +1,114 @@
+/**
+ * Node-only: the print relay of `labeldesk serve --printers FILE` (routes 03, 04). The printers file
+ * (src/printers/printers-file.ts) maps `printer_id` to a printer URI; it is re-read when it changes, like
+ * templates and keys. Connections go through the transports of the printers module (injected as
+ * `openTransport`), never through a socket of our own.
+ *
+ * Which target takes which job:
+ *  - ZPL (03): tcp://, usb://, serial:// — links that can also answer the resolution query (spec §4.3 rule 2);
+ *  - PDF (04): cups:// (the OS queue renders it) and file://. A ZPL printer cannot print a PDF: 422.
+ */
+import { readFile } from 'node:fs/promises';
+import { fileVersion } from './atomic-file';
+import { parsePrintersFile, type ConfiguredPrinter } from '../../printers/printers-file';
+import { queryDpi } from '../../printers/query';
+import { hasFrames } from '../../printers/status';
+import { DEFAULT_TIMEOUTS, PrinterTimeout, type PrinterTransport } from '../../printers/transport';
+import {
+  PrinterUnavailable,
+  type JobFormat,
+  type PrinterGateway,
+  type RelayPrinter,
+} from '../printer-gateway';
+
+export interface FilePrinterGatewayOptions {
+  /** The printers file: `[{"id":7,"uri":"tcp://10.0.0.5:9100","name":"Dock 7"}]`. */
+  file: string;
+  /**
+   * Creates a (not yet opened) transport for a printer URI. `format` is the job it will carry (a CUPS queue
+   * sends ZPL raw and lets its driver render a PDF); absent for the resolution query.
+   */
+  openTransport: (uri: string, job: { format?: JobFormat }) => PrinterTransport;
+  /** Heard when the file becomes unreadable or invalid; the last good version stays in use. */
+  onError?: (e: unknown) => void;
+}
+
+const FORMATS_BY_SCHEME: Record<string, readonly JobFormat[]> = {
+  tcp: ['zpl'],
+  usb: ['zpl'],
+  serial: ['zpl'],
+  cups: ['pdf'],
+  file: ['pdf'],
+};
+
+/** Reads and validates a printers file. Throws PrintersFileError (or a JSON/IO error). */
+export async function readPrintersFile(file: string): Promise<ConfiguredPrinter[]> {
+  return parsePrintersFile(JSON.parse(await readFile(file, 'utf8')) as unknown, file);
+}
+
+/**
+ * A raw link says nothing when a job arrives: the OS accepting the bytes is not the printer reading them. A
+ * printer answers `~HS` only after the bytes before it, so an answer proves it read the whole job, and a reset
+ * connection shows up here instead of as a false `sent_to_printer`. Silence proves nothing either way (old
+ * firmware, a busy head): the bytes were handed over, so that counts as sent.
+ */
+async function confirmReceived(t: PrinterTransport): Promise<void> {
+  try {
+    await t.request('~HS', { timeoutMs: DEFAULT_TIMEOUTS.requestMs, isComplete: (r) => hasFrames(r, 3) });
+  } catch (e) {
+    if (!(e instanceof PrinterTimeout)) throw e;
+  }
+}
+
+export function filePrinterGateway(options: FilePrinterGatewayOptions): PrinterGateway {
+  let version = '';
+  let printers = new Map<number, RelayPrinter>();
+
+  async function refresh(): Promise<void> {
+    try {
+      const next = await fileVersion(options.file);
+      if (next === version) return;
+      const list = await readPrintersFile(options.file);
+      printers = new Map(list.map((p) => [p.id, { id: p.id, name: p.name, uri: p.uri }]));
+      version = next;
+    } catch (e) {
+      options.onError?.(e);
+    }
+  }
+
+  /** Runs `use` on an open transport to the printer; every failure becomes PrinterUnavailable. */
+  async function withTransport<T>(
+    printer: RelayPrinter,
+    job: { format?: JobFormat },
+    what: string,
+    use: (t: PrinterTransport) => Promise<T>,
+  ): Promise<T> {
+    let transport: PrinterTransport | undefined;
+    try {
+      transport = options.openTransport(printer.uri, job);
+      await transport.open();
+      return await use(transport);
+    } catch (e) {
+      throw new PrinterUnavailable(printer, `${what}: ${(e as Error).message}`, e);
+    } finally {
+      await transport?.close().catch(() => undefined);
+    }
+  }
+
+  return {
+    async find(id) {
+      await refresh();
+      return printers.get(id);
+    },
+    accepts: (printer, format) => (FORMATS_BY_SCHEME[printer.uri.split(':')[0] ?? ''] ?? []).includes(format),
+    resolution: (printer) =>
+      withTransport(printer, {}, 'no answer to the resolution query', async (t) => ({
+        dpi: (await queryDpi(t)).dpi,
+      })),
+    send: (printer, job) =>
+      withTransport(printer, { format: job.format }, 'the job was not accepted', async (t) => {
+        await t.write(job.data);
+        if (t.capabilities.status) await confirmReceived(t);
+      }),
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * `labeldesk serve` as a user runs it: the bundled CLI in its own process. It listens on 127.0.0.1 unless told
+ * otherwise, prints its URL, answers, and stops cleanly on SIGTERM and SIGINT.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cli } from '../../support/cli';
+
+// Inside the package (node_modules/.cache), so the bundle finds its dependencies and assets like dist/ does.
+const ROOT = join(import.meta.dirname, '../../..');
+const BUNDLE = join(ROOT, 'node_modules/.cache/labeldesk-serve-test/labeldesk.mjs');
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'ld-cli-serve-'));
+  await new Promise<void>((resolve, reject) => {
+    const build = spawn(process.execPath, [join(ROOT, 'test/tools/build-cli.mjs'), BUNDLE], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+    build.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build-cli exited ${code}`))));
+  });
+});
+
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+/** Starts `labeldesk serve --port 0 …` and waits for the line with its URL. */
+async function serve(args: string[] = []): Promise<Running> {
+  const child = spawn(process.execPath, [BUNDLE, 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LABELDESK_DATA_DIR: '' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(stdout);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  return { child, url, stderr: () => stderr, exit };
+}
+
+describe('labeldesk serve', () => {
+  test('binds 127.0.0.1 by default, prints its URL, answers, and stops cleanly on SIGTERM', async () => {
+    const key = JSON.parse((await cli(['keys', 'create', '--json', '--data-dir', dataDir])).stdout) as {
+      key: string;
+      secret: string;
+    };
+    const running = await serve();
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${running.url}/custom-labels/fetch-markups`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': key.key, 'x-api-secret': key.secret },
+      body: JSON.stringify({ label_name: 'product-2x1', amount: 1, apiData: {} }),
+    });
+    expect(response.status).toBe(200);
+    running.child.kill('SIGTERM');
+    expect(await running.exit).toBe(0);
+    expect(running.stderr()).toContain('SIGTERM, stopping');
+    // The log lines on stderr are JSON and carry no secret.
+    expect(running.stderr()).toContain('"route":"/custom-labels/fetch-markups"');
+    expect(running.stderr()).not.toContain(key.secret);
+  });
+
+  test('SIGINT (Ctrl-C) stops it too', async () => {
+    const running = await serve();
+    running.child.kill('SIGINT');
+    expect(await running.exit).toBe(0);
+  });
+
+  test('listens elsewhere only with an explicit --host, and says so', async () => {
+    const running = await serve(['--host', '127.0.0.2']);
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
+    running.child.kill('SIGTERM');
+    expect(await running.exit).toBe(0);
+    expect(running.stderr()).toContain('warning: listening on 127.0.0.2');
+  });
+
+  test('bad options are usage errors; the default rate is 60 a minute', async () => {
+    expect((await cli(['serve', '--rate-limit', 'many'])).code).toBe(2);
+    expect((await cli(['serve', '--public-url', 'ftp://x'])).code).toBe(2);
+    const bad = await cli(['serve', '--printers', '/no/such/printers.json', '--data-dir', dataDir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^labeldesk: --printers/);
+    expect((await cli(['serve', '--help'])).stdout).toMatch(
+      /--rate-limit N\s+requests per minute per key \(default 60\)/,
+    );
+  });
+});
