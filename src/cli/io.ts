@@ -53,10 +53,15 @@ export async function readJsonArg(option: string, raw: string, io: CliIo): Promi
     const file = raw.slice(1);
     from = `${option} ${raw}`;
     try {
-      text = file === '-' ? await io.readStdin() : await readFile(file.startsWith('/') ? file : `${io.cwd}/${file}`, 'utf8');
+      text =
+        file === '-'
+          ? await io.readStdin()
+          : await readFile(file.startsWith('/') ? file : `${io.cwd}/${file}`, 'utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new CliError(`${from}: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+      throw new CliError(
+        `${from}: cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      );
     }
   }
   try {

@@ -12,6 +12,12 @@ import { TemplateNotFound, TemplateValidationError } from '../template/errors';
 import { CliError, UsageError, processIo, type CliIo } from './io';
 import { markupCommand, templatesCommand, validateCommand, schemaCommand } from './template-commands';
 import { renderCommand } from './render-command';
+import { captureCommand } from './capture-command';
+import { ApiError } from '../api/errors';
+import { keysCommand, usageCommand } from './keys-commands';
+import { openApiCommand } from './openapi-command';
+import { serveCommand } from './serve-command';
+import { printersCommand, statusCommand } from './printer-commands';
 
 export const VERSION = '0.1.0';
 
@@ -23,6 +29,22 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   render: { run: renderCommand, summary: 'render labels to ZPL, PDF, SVG or PNG (routes 05-07)' },
   validate: { run: validateCommand, summary: 'check template files; every problem with its path' },
   schema: { run: schemaCommand, summary: 'print the JSON Schema of the template format' },
+  capture: { run: captureCommand, summary: 'turn a hosted API template into a local template file' },
+  serve: {
+    run: serveCommand,
+    summary: 'the seven API routes over HTTP on 127.0.0.1 (labeldesk serve --help)',
+  },
+  keys: { run: keysCommand, summary: 'API keys of labeldesk serve: create, regenerate, list, revoke' },
+  usage: { run: usageCommand, summary: 'requests and copies rendered per API key and route' },
+  openapi: { run: openApiCommand, summary: 'print the OpenAPI 3.1 document of labeldesk serve' },
+  printers: {
+    run: printersCommand,
+    summary: 'list USB, serial, CUPS and configured network printers with their URIs',
+  },
+  status: {
+    run: statusCommand,
+    summary: "a printer's state, model, firmware and dpi (labeldesk status --printer URI)",
+  },
 };
 
 export const HELP = `labeldesk ${VERSION} — label templates, rendering and printing
@@ -76,6 +98,7 @@ function reportError(e: unknown, io: CliIo): number {
   }
   if (
     e instanceof CliError ||
+    e instanceof ApiError ||
     e instanceof TemplateNotFound ||
     e instanceof ResolveError ||
     e instanceof TemplateValidationError

@@ -5,12 +5,26 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
 import { checkApiData, resolve } from '../resolve/resolve';
-import { renderPdfLabels, renderPngLabels, renderSvgLabels, renderZplLabels, RfidRequiresZpl } from '../engine/render';
+import {
+  renderPdfLabels,
+  renderPngLabels,
+  renderSvgLabels,
+  renderZplLabels,
+  RfidRequiresZpl,
+} from '../engine/render';
 import { ElementError } from '../layout/layout';
 import { ImageError } from '../layout/images';
 import { nodeRenderPorts } from '../node/render-ports';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
-import { loadTemplateArg, parseAmount, parseOptions, templateOptions, warnAboutValues } from './template-commands';
+import {
+  loadTemplateEntry,
+  parseAmount,
+  parseOptions,
+  templateOptions,
+  warnAboutValues,
+} from './template-commands';
+import { HOSTED_HELP, hostedApiOptions, hostedSetup } from './hosted-options';
+import { renderHosted } from './render-hosted';
 
 const FORMATS = ['zpl', 'pdf', 'svg', 'png'] as const;
 type Format = (typeof FORMATS)[number];
@@ -32,6 +46,9 @@ export const RENDER_HELP = `Usage: labeldesk render --template NAME|FILE --forma
   --single-file           with --out: one multi-page PDF, or all ZPL jobs in one .zpl file
 
 Without --out the output goes to stdout (one copy only).
+${HOSTED_HELP}  With the hosted API: zpl, pdf and svg are rendered by the service (svg files are downloaded
+  while valid); png is drawn locally from the service's markup; --compression and --single-file pdf need
+  the local engine.
 `;
 
 export async function renderCommand(args: string[], io: CliIo): Promise<number> {
@@ -45,6 +62,7 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
     compression: { type: 'string' },
     out: { type: 'string' },
     'single-file': { type: 'boolean' },
+    ...hostedApiOptions,
   });
   if (values.help) {
     io.stdout(RENDER_HELP);
@@ -52,12 +70,30 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
   }
   const format = values.format as Format | undefined;
   if (!format) throw new UsageError('--format zpl|pdf|svg|png is required');
-  if (!FORMATS.includes(format)) throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got "${format}"`);
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got "${format}"`);
+  const hosted = await hostedSetup(values, io);
+  if (hosted) {
+    try {
+      const sizes = {
+        dpi: intOption('--dpi', values.dpi),
+        maxWidthDots: intOption('--max-width-dots', values['max-width-dots']),
+      };
+      const { name, outputs } = await renderHosted(values, format, sizes, hosted.backend, io);
+      return await writeOutputs(
+        outputs,
+        { name, format, out: values.out, singleFile: values['single-file'] ?? false },
+        io,
+      );
+    } finally {
+      await hosted.close();
+    }
+  }
   const compression = values.compression ?? 'z64';
   if (compression !== 'z64' && compression !== 'acs' && compression !== 'hex') {
     throw new UsageError(`--compression: expected z64, acs or hex, got "${compression}"`);
   }
-  const template = await loadTemplateArg(values, io);
+  const { template, baseDir } = await loadTemplateEntry(values, io);
   const apiData = checkApiData(values.data === undefined ? {} : await readJsonArg('--data', values.data, io));
   const amount = parseAmount(values.amount);
   if (!values.out && amount > 1 && !values['single-file']) {
@@ -66,7 +102,7 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
   const markups = resolve(template, apiData, amount);
   warnAboutValues(template, apiData, io);
   const dpi = intOption('--dpi', values.dpi);
-  const ports = nodeRenderPorts({ baseDir: io.cwd });
+  const ports = nodeRenderPorts({ baseDir });
 
   let outputs: (string | Uint8Array)[];
   try {
@@ -81,7 +117,10 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
         break;
       }
       case 'pdf':
-        outputs = await renderPdfLabels(markups, ports, { merge: values['single-file'] ?? false, title: template.name });
+        outputs = await renderPdfLabels(markups, ports, {
+          merge: values['single-file'] ?? false,
+          title: template.name,
+        });
         break;
       case 'svg':
         outputs = await renderSvgLabels(markups, ports);
@@ -91,25 +130,47 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
         break;
     }
   } catch (e) {
-    if (e instanceof RfidRequiresZpl || e instanceof ElementError || e instanceof ImageError || e instanceof RangeError) {
+    if (
+      e instanceof RfidRequiresZpl ||
+      e instanceof ElementError ||
+      e instanceof ImageError ||
+      e instanceof RangeError
+    ) {
       throw new CliError(e.message);
     }
     throw e;
   }
 
-  if (!values.out) {
+  return writeOutputs(
+    outputs,
+    { name: template.name, format, out: values.out, singleFile: values['single-file'] ?? false },
+    io,
+  );
+}
+
+/** Writes one file per copy into `out` (or the single output to stdout). */
+export async function writeOutputs(
+  outputs: readonly (string | Uint8Array)[],
+  opts: { name: string; format: string; out: string | undefined; singleFile: boolean },
+  io: CliIo,
+): Promise<number> {
+  const { name: templateName, format } = opts;
+  if (!opts.out) {
     if (outputs.length !== 1) throw new UsageError(`${outputs.length} outputs need --out DIR`);
     const [only] = outputs;
     if (typeof only === 'string') io.stdout(only);
     else if (only) io.stdoutBytes(only);
     return 0;
   }
-  const dir = resolvePath(io.cwd, values.out);
+  const dir = resolvePath(io.cwd, opts.out);
   await mkdir(dir, { recursive: true });
   const digits = Math.max(3, String(outputs.length).length);
   const written: string[] = [];
   for (const [i, output] of outputs.entries()) {
-    const name = outputs.length === 1 && values['single-file'] ? `${template.name}.${format}` : `${template.name}-${String(i + 1).padStart(digits, '0')}.${format}`;
+    const name =
+      outputs.length === 1 && opts.singleFile
+        ? `${templateName}.${format}`
+        : `${templateName}-${String(i + 1).padStart(digits, '0')}.${format}`;
     const file = join(dir, name);
     const tmp = `${file}.partial-${process.pid}`;
     await writeFile(tmp, output);

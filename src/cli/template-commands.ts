@@ -1,5 +1,5 @@
 /** `labeldesk templates | markup | validate | schema`. */
-import { isAbsolute, resolve as resolvePath } from 'node:path';
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { z } from 'zod';
 import { checkValues, unknownKeys } from '../resolve/values';
@@ -9,6 +9,7 @@ import { TemplateSchema, type Template } from '../template/schema';
 import { stageToInches } from '../units/units';
 import { defaultTemplateStore, readTemplateFile } from '../node/template-store.node';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
+import { HOSTED_HELP, hostedApiOptions, hostedSetup, hostedTemplateName } from './hosted-options';
 
 /** parseArgs with our error style: unknown options are usage errors naming the option. */
 export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
@@ -17,9 +18,16 @@ export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
   allowPositionals = false,
 ) {
   try {
-    return parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
+    return parseArgs({
+      args,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals,
+      strict: true,
+    });
   } catch (e) {
-    throw new UsageError((e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, '').split('\n')[0] ?? 'bad arguments');
+    throw new UsageError(
+      (e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, '').split('\n')[0] ?? 'bad arguments',
+    );
   }
 }
 
@@ -28,19 +36,33 @@ export const templateOptions = {
   templates: { type: 'string' },
 } as const;
 
-function userDir(values: { templates?: string | undefined }, io: CliIo): string | undefined {
+export function userDir(values: { templates?: string | undefined }, io: CliIo): string | undefined {
   const dir = values.templates ?? io.env.LABELDESK_TEMPLATES;
   return dir ? resolvePath(io.cwd, dir) : undefined;
 }
 
-/** `--template` as a file path (has a slash or ends in .json) or a template name. */
-export async function loadTemplateArg(values: { template?: string | undefined; templates?: string | undefined }, io: CliIo): Promise<Template> {
+type TemplateArgs = { template?: string | undefined; templates?: string | undefined };
+
+/**
+ * `--template` as a file path (has a slash or ends in .json) or a template name, with the folder its relative
+ * image paths resolve against (the template file's own folder, as the template format documents).
+ */
+export async function loadTemplateEntry(
+  values: TemplateArgs,
+  io: CliIo,
+): Promise<{ template: Template; baseDir: string }> {
   const spec = values.template;
   if (!spec) throw new UsageError('--template NAME|FILE is required');
   if (spec.endsWith('.json') || spec.includes('/') || spec.includes('\\')) {
-    return readTemplateFile(isAbsolute(spec) ? spec : resolvePath(io.cwd, spec));
+    const file = isAbsolute(spec) ? spec : resolvePath(io.cwd, spec);
+    return { template: await readTemplateFile(file), baseDir: dirname(file) };
   }
-  return (await defaultTemplateStore(userDir(values, io)).get(spec)).template;
+  const entry = await defaultTemplateStore(userDir(values, io)).get(spec);
+  return { template: entry.template, baseDir: entry.file ? dirname(entry.file) : io.cwd };
+}
+
+export async function loadTemplateArg(values: TemplateArgs, io: CliIo): Promise<Template> {
+  return (await loadTemplateEntry(values, io)).template;
 }
 
 function sizeOf(t: Template): string {
@@ -101,10 +123,29 @@ export async function markupCommand(args: string[], io: CliIo): Promise<number> 
     data: { type: 'string' },
     amount: { type: 'string' },
     compact: { type: 'boolean' },
+    ...hostedApiOptions,
   });
   if (values.help) {
-    io.stdout('Usage: labeldesk markup --template NAME|FILE [--data JSON|@FILE] [--amount N] [--compact]\n');
+    io.stdout(
+      'Usage: labeldesk markup --template NAME|FILE [--data JSON|@FILE] [--amount N] [--compact]\n' +
+        HOSTED_HELP,
+    );
     return 0;
+  }
+  const hosted = await hostedSetup(values, io);
+  if (hosted) {
+    try {
+      const request = {
+        label_name: hostedTemplateName(values.template),
+        amount: parseAmount(values.amount),
+        apiData: checkApiData(values.data === undefined ? {} : await readJsonArg('--data', values.data, io)),
+      };
+      const markups = await hosted.backend.fetchMarkups(request);
+      io.stdout(JSON.stringify(markups, null, values.compact ? undefined : 2) + '\n');
+      return 0;
+    } finally {
+      await hosted.close();
+    }
   }
   const template = await loadTemplateArg(values, io);
   const apiData = checkApiData(values.data === undefined ? {} : await readJsonArg('--data', values.data, io));
@@ -118,7 +159,8 @@ export async function markupCommand(args: string[], io: CliIo): Promise<number> 
 /** `--amount` as given on a command line: digits only, then the resolver's range check. */
 export function parseAmount(raw: string | undefined): number {
   if (raw === undefined) return 1;
-  if (!/^-?\d+$/.test(raw.trim())) throw new CliError(`--amount: expected a whole number of copies, got "${raw}"`);
+  if (!/^-?\d+$/.test(raw.trim()))
+    throw new CliError(`--amount: expected a whole number of copies, got "${raw}"`);
   return Number(raw);
 }
 

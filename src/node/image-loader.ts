@@ -84,7 +84,21 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
         );
       }
       if (!response.ok) throw new ImageError(url, `the server answered ${response.status}`);
-      const image = inspectImage(url, await readCapped(response, url, maxBytes));
+      let body: Uint8Array;
+      try {
+        body = await readCapped(response, url, maxBytes);
+      } catch (e) {
+        // The timeout also covers the body: a download that stalls or breaks off after the headers.
+        if (e instanceof ImageError) throw e;
+        const timedOut = (e as Error).name === 'TimeoutError';
+        throw new ImageError(
+          url,
+          timedOut
+            ? `no answer within ${timeoutMs / 1000} s (the download stalled)`
+            : 'cannot be fetched (the download broke off)',
+        );
+      }
+      const image = inspectImage(url, body);
       remote.set(url, image);
       if (remote.size > cacheSize) remote.delete(remote.keys().next().value as string);
       return image;
