@@ -106,7 +106,8 @@ function color(value: string | undefined): string | undefined {
   return isInvisible(c) ? undefined : c;
 }
 
-function strokeOf(el: MarkupElement, ctx: Ctx, fallbackWidth = 1): Stroke | undefined {
+/** Konva's default strokeWidth is 2: hosted markup with a stroke colour and no width relies on it. */
+function strokeOf(el: MarkupElement, ctx: Ctx, fallbackWidth = 2): Stroke | undefined {
   const c = color(el.stroke);
   const width = (el.strokeWidth ?? fallbackWidth) * ctx.k;
   if (!c || width <= 0) return undefined;
@@ -212,7 +213,7 @@ function drawElement(
       });
     }
     case 'line': {
-      const stroke = strokeOf(el, ctx, 0);
+      const stroke = strokeOf(el, ctx);
       const fill = el.closed ? color(el.fill) : undefined;
       if (!stroke && !fill) return undefined;
       const pts = el.points.map((p, i) => p * k + (i % 2 === 0 ? at.x : at.y));
@@ -431,6 +432,12 @@ function addRfid(el: MarkupElementOf<'rfid'>, index: number, ctx: Ctx): void {
     const hex = el.bank === 'epc' ? validateEpcHex(el.epc, el.bits) : validateWordsHex('user', el.epc);
     ctx.rfid.push({ element: index, bank: el.bank, hex, lock: el.lock });
   } catch (e) {
-    throw new ElementError(index, 'rfid', (e as Error).message, e);
+    const error = new ElementError(index, 'rfid', (e as Error).message, e);
+    // The live preview ('mark') must survive a half-typed EPC: warn and write nothing. Outputs use 'throw'.
+    if (ctx.opts.onInvalid === 'mark') {
+      ctx.warnings.push(error.message);
+      return;
+    }
+    throw error;
   }
 }

@@ -81,7 +81,7 @@ const shapes = {
     type: z.literal('image'),
     /** http(s) URL, data: URL, or a file path (relative paths resolve against the template's folder). */
     url: value,
-    fit: z.enum(['fill', 'contain', 'cover']).default('fill'),
+    fit: z.enum(['fill', 'contain']).default('fill'),
     /** How 1-bit printers get the image: dithered (photos, logos) or thresholded (line art). */
     monochrome: z.enum(['dither', 'threshold']).default('dither'),
   },

@@ -21,3 +21,41 @@ export function rawTemplate(name: string): unknown {
 export function bundledTemplate(name: string): Template {
   return parseTemplate(rawTemplate(name), name);
 }
+
+/** Realistic field values for each bundled template, shared by the rendering tests. */
+export const SAMPLE_DATA: Record<string, Record<string, string>> = {
+  'shipping-4x6': {
+    ship_to_name: 'Ada Lovelace',
+    ship_to_address: '12 St James Square\nLondon SW1Y 4JH\nUnited Kingdom',
+    tracking: '1Z999AA10123456784',
+    order_id: 'ORD-20261123-0042',
+    weight: '2.4',
+    service: 'EXPRESS',
+  },
+  'product-2x1': {
+    product_name: 'Organic Oat Drink 1 L',
+    sku: 'SKU-OAT-0001',
+    price: '2.49',
+    ean13: '590123412345',
+  },
+  'visitor-badge-4x3': {
+    name: 'Grace Hopper',
+    company: 'Harvard Computation Lab',
+    host: 'Howard Aiken',
+    date: '2026-11-23',
+    badge_id: 'V-2026-0042',
+  },
+  'packing-slip-a4': {
+    order_id: 'ORD-20261123-0042',
+    customer: 'Ada Lovelace',
+    address: '12 St James Square\nLondon SW1Y 4JH\nUnited Kingdom',
+    items:
+      '2 x Thermal labels 4x6 (SKU-LBL-46)\n1 x Ribbon wax 110 mm (SKU-RIB-110)\n3 x Label core adapter (SKU-CORE-3)',
+  },
+  'element-gallery-4x6': { caption: 'Engine test' },
+  'rfid-asset-4x2': {
+    asset_id: 'ASSET-004211',
+    epc: '3034257BF7194E4000001A85',
+    description: 'Laptop, 14 in, IT department',
+  },
+};

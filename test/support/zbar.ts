@@ -1,9 +1,11 @@
 /** Test support: decode barcodes in an image file with the real zbarimg. */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 
 export interface Decoded {
   symbology: string;
   value: string;
+  /** zbar's symbology modifiers, e.g. `GS1` for a Code 128 that starts with FNC1 (GS1-128). */
+  modifiers: string[];
 }
 
 /**
@@ -23,16 +25,7 @@ export function zbarDecode(imagePath: string): Decoded[] {
     if (err.status === 4) return [];
     throw e;
   }
-  const symbols: Decoded[] = [];
-  // zbarimg writes data with control characters (GS1's FNC1 as GS) as base64 and says so in `format`.
-  const re =
-    /<symbol type=['"]([^'"]+)['"][^>]*>[\s\S]*?<data(?: format=['"]([^'"]*)['"])?[^>]*><!\[CDATA\[([\s\S]*?)\]\]><\/data>/g;
-  for (let m = re.exec(out); m; m = re.exec(out)) {
-    const raw = m[3] ?? '';
-    const value = m[2] === 'base64' ? Buffer.from(raw, 'base64').toString('latin1') : raw;
-    symbols.push({ symbology: m[1] ?? '', value });
-  }
-  return symbols;
+  return parseZbarXml(out);
 }
 
 /** Just the decoded values, sorted, for set comparisons. */
@@ -40,4 +33,64 @@ export function zbarValues(imagePath: string): string[] {
   return zbarDecode(imagePath)
     .map((s) => s.value)
     .sort();
+}
+
+/** zbarDecode without blocking the test process, so several images decode in parallel (Promise.all). */
+export function zbarDecodeAsync(imagePath: string): Promise<Decoded[]> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'zbarimg',
+      ['-q', '-Supca.enable=1', '--xml', imagePath],
+      { encoding: 'utf8', maxBuffer: 16 << 20 },
+      (error, stdout) => {
+        // zbarimg exits 4 when no symbol was found.
+        if (error && error.code !== 4) reject(error);
+        else resolve(error ? [] : parseZbarXml(stdout));
+      },
+    );
+  });
+}
+
+function parseZbarXml(out: string): Decoded[] {
+  const symbols: Decoded[] = [];
+  // zbarimg writes data with control characters (GS1's FNC1 as GS) as base64 and says so in `format`.
+  const re =
+    /<symbol type=['"]([^'"]+)['"]([^>]*)>[\s\S]*?<data(?: format=['"]([^'"]*)['"])?[^>]*><!\[CDATA\[([\s\S]*?)\]\]><\/data>/g;
+  for (let m = re.exec(out); m; m = re.exec(out)) {
+    const raw = m[4] ?? '';
+    const value = m[3] === 'base64' ? Buffer.from(raw, 'base64').toString('latin1') : raw;
+    const modifiers =
+      /\smodifiers=['"]([^'"]*)['"]/
+        .exec(m[2] ?? '')?.[1]
+        ?.split(',')
+        .filter(Boolean) ?? [];
+    symbols.push({ symbology: m[1] ?? '', value, modifiers });
+  }
+  return symbols;
+}
+
+/**
+ * zbarDecode of several images in one zbarimg run (one process start instead of one per image): the symbols
+ * found in each file, keyed by its path. Paths must not contain quotes (zbarimg echoes them in XML).
+ */
+export function zbarDecodeFilesAsync(imagePaths: readonly string[]): Promise<Map<string, Decoded[]>> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'zbarimg',
+      ['-q', '-Supca.enable=1', '--xml', ...imagePaths],
+      { encoding: 'utf8', maxBuffer: 16 << 20 },
+      (error, stdout) => {
+        // zbarimg exits 4 when no symbol was found in any image.
+        if (error && error.code !== 4) return reject(error);
+        const found = new Map<string, Decoded[]>(imagePaths.map((p) => [p, []]));
+        for (const m of stdout.matchAll(/<source href=['"]([^'"]*)['"]>([\s\S]*?)<\/source>/g)) {
+          const path = m[1] ?? '';
+          if (!found.has(path))
+            return reject(new Error(`zbarimg reported an image it was not given: ${path}`));
+          found.set(path, parseZbarXml(m[2] ?? ''));
+        }
+        resolve(found);
+      },
+    );
+  });
 }
