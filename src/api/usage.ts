@@ -2,7 +2,7 @@
  * "Prints used": a local tally of hosted-API renders per key and route. Every route counts toward the plan's
  * allowance (spec §1 rule 3, §8), fetch-markups and export-svg included. The spec does not say whether the
  * allowance counts requests or copies, so both are kept. Only 2xx responses are counted (a refused request
- * rendered nothing). Persisted through a storage port (Node: a JSON file, see src/node/usage-store.node.ts).
+ * rendered nothing). Persisted through a storage port (Node: a JSON file, see src/node/usage-store.ts).
  */
 import { z } from 'zod';
 import { ROUTE_NAMES, type RouteName } from './routes';

@@ -12,9 +12,9 @@ import { OfflineFallbackBackend } from '../api/fallback';
 import { LocalEngineBackend } from '../api/local-backend';
 import { UsageTally } from '../api/usage';
 import { nodeRenderPorts } from '../node/render-ports';
-import { defaultTemplateStore, folderStore, layeredStore } from '../node/template-store.node';
+import { defaultTemplateStore, folderStore, layeredStore } from '../node/template-store';
 import { defaultDataDir } from '../engine/server/data-dir';
-import { jsonFileUsageStorage } from '../node/usage-store.node';
+import { jsonFileUsageStorage } from '../node/usage-store';
 import { UsageError, type CliIo } from './io';
 import { userDir } from './template-commands';
 

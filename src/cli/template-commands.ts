@@ -7,7 +7,7 @@ import { checkApiData, resolve } from '../resolve/resolve';
 import { TemplateValidationError, formatProblems } from '../template/errors';
 import { TemplateSchema, type Template } from '../template/schema';
 import { stageToInches } from '../units/units';
-import { defaultTemplateStore, readTemplateFile } from '../node/template-store.node';
+import { defaultTemplateStore, readTemplateFile } from '../node/template-store';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
 import { HOSTED_HELP, hostedApiOptions, hostedSetup, hostedTemplateName } from './hosted-options';
 

@@ -1,7 +1,7 @@
 /** Node-only: the engine's render ports — bundled fonts, the image loader, resvg rasterising. */
 import type { RenderPorts } from '../engine/render';
 import { renderPng, svgImageToPng, toMonoBitmap } from '../render/raster';
-import { loadBundledFonts } from './fonts.node';
+import { loadBundledFonts } from './fonts';
 import { createImageLoader, type ImageLoaderOptions } from './image-loader';
 
 export function nodeRenderPorts(images: ImageLoaderOptions = {}): RenderPorts {

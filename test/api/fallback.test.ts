@@ -11,7 +11,7 @@ import { AuthError, UnreachableError } from '../../src/api/errors';
 import { OfflineFallbackBackend, type FallbackEvent } from '../../src/api/fallback';
 import { LocalEngineBackend } from '../../src/api/local-backend';
 import { nodeRenderPorts } from '../../src/node/render-ports';
-import { defaultTemplateStore } from '../../src/node/template-store.node';
+import { defaultTemplateStore } from '../../src/node/template-store';
 import { cli } from '../support/cli';
 import { closedPortUrl, json, startServer, type TestServer } from './support/http-server';
 

@@ -13,7 +13,7 @@ import { LocalEngineBackend } from '../../src/api/local-backend';
 import { downloadSvgFiles } from '../../src/api/svg-download';
 import { PrinterUnavailable, type PrinterGateway, type RelayPrinter } from '../../src/engine/printer-gateway';
 import { nodeRenderPorts } from '../../src/node/render-ports';
-import { defaultTemplateStore } from '../../src/node/template-store.node';
+import { defaultTemplateStore } from '../../src/node/template-store';
 import { TemplateNotFound } from '../../src/template/errors';
 
 const clock = virtualClock(Date.UTC(2026, 9, 1));

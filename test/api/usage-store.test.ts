@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UsageTally } from '../../src/api/usage';
-import { jsonFileUsageStorage } from '../../src/node/usage-store.node';
+import { jsonFileUsageStorage } from '../../src/node/usage-store';
 
 const dir = mkdtempSync(join(tmpdir(), 'ld-usage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

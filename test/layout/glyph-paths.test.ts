@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { glyphPath, linePathData } from '../../src/layout/glyph-paths';
 import { layoutText } from '../../src/layout/text';
-import { loadBundledFonts } from '../../src/node/fonts.node';
+import { loadBundledFonts } from '../../src/node/fonts';
 
 const fonts = loadBundledFonts();
 const sans = fonts.get('DejaVuSans');

@@ -7,7 +7,7 @@ import { BarcodeValueError } from '../../src/layout/barcode';
 import type { ImageAssets } from '../../src/layout/images';
 import { ElementError, layout, type LayoutOptions, type LayoutTarget } from '../../src/layout/layout';
 import type { BarcodeNode, GroupNode, PathNode, Scene, SceneNode, TextNode } from '../../src/layout/scene';
-import { loadBundledFonts } from '../../src/node/fonts.node';
+import { loadBundledFonts } from '../../src/node/fonts';
 import { rasterizeRgba } from '../../src/render/raster';
 import { parseMarkup } from '../../src/template/parse';
 import type { Markup } from '../../src/template/schema';

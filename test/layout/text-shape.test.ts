@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { missingCharacters, shapeLine, shapeRun } from '../../src/layout/text-shape';
-import { loadBundledFonts } from '../../src/node/fonts.node';
+import { loadBundledFonts } from '../../src/node/fonts';
 
 const fonts = loadBundledFonts();
 const sans = fonts.get('DejaVuSans').font;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LINE_HEIGHT, layoutText, type TextLayoutInput } from '../../src/layout/text';
-import { loadBundledFonts } from '../../src/node/fonts.node';
+import { loadBundledFonts } from '../../src/node/fonts';
 
 const fonts = loadBundledFonts();
 const sans = fonts.get('DejaVuSans');

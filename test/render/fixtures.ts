@@ -6,7 +6,7 @@ import { deflateSync } from 'node:zlib';
 import bwipjs from 'bwip-js/generic';
 import type { FontSet } from '../../src/layout/fonts';
 import type { BarcodeNode, ImageNode, Scene, SceneNode, TextNode } from '../../src/layout/scene';
-import { loadBundledFonts } from '../../src/node/fonts.node';
+import { loadBundledFonts } from '../../src/node/fonts';
 import { pngChunk } from '../../src/render/raster/png-dpi';
 
 export const fonts: FontSet = loadBundledFonts();

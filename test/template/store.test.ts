@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TemplateNotFound } from '../../src/template/errors';
-import { defaultTemplateStore, folderStore } from '../../src/node/template-store.node';
+import { defaultTemplateStore, folderStore } from '../../src/node/template-store';
 import { memoryStore } from '../../src/template/store';
 import { bundledTemplate, rawTemplate } from '../support/templates';
 

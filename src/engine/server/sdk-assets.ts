@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BUNDLED_FONT_FILES } from '../../layout/fonts';
-import { assetsDir, fontsDir, packageRoot } from '../../node/assets.node';
+import { assetsDir, fontsDir, packageRoot } from '../../node/assets';
 
 export const SDK_BUNDLE_NAME = 'labeldesk-sdk.js';
 

@@ -1,7 +1,7 @@
 /** The SDK fetches only the fonts a label uses (src/engine/sdk/font-keys.ts), chosen exactly as FontSet does. */
 import { expect, test } from 'vitest';
 import { fontKeyFor, fontKeysFor } from '../../../src/engine/sdk/font-keys';
-import { loadBundledFonts } from '../../../src/node/fonts.node';
+import { loadBundledFonts } from '../../../src/node/fonts';
 import { bundledTemplate } from '../../support/templates';
 import { resolve } from '../../../src/resolve/resolve';
 import { normaliseStyle } from '../../../src/layout/fonts';

@@ -15,7 +15,7 @@ import {
   type TemplateOrigin,
   type TemplateStore,
 } from '../template/store';
-import { bundledTemplatesDir } from './assets.node';
+import { bundledTemplatesDir } from './assets';
 
 interface CacheEntry {
   mtimeMs: number;

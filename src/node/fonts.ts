@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUNDLED_FONT_FILES, createFontSet, type FontSet } from '../layout/fonts';
-import { fontsDir } from './assets.node';
+import { fontsDir } from './assets';
 
 let cached: FontSet | undefined;
 
