@@ -12,6 +12,7 @@ import { TemplateNotFound, TemplateValidationError } from '../template/errors';
 import { CliError, UsageError, processIo, type CliIo } from './io';
 import { markupCommand, templatesCommand, validateCommand, schemaCommand } from './template-commands';
 import { renderCommand } from './render-command';
+import { printCommand } from './print-command';
 import { captureCommand } from './capture-command';
 import { ApiError } from '../api/errors';
 import { keysCommand, usageCommand } from './keys-commands';
@@ -26,6 +27,7 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 const COMMANDS: Record<string, { run: Command; summary: string }> = {
   templates: { run: templatesCommand, summary: 'list templates with their sizes and fields' },
   markup: { run: markupCommand, summary: 'resolve a template with data into Markup JSON (route 01)' },
+  print: { run: printCommand, summary: 'render a template for a printer and send it (ZPL or PDF)' },
   render: { run: renderCommand, summary: 'render labels to ZPL, PDF, SVG or PNG (routes 05-07)' },
   validate: { run: validateCommand, summary: 'check template files; every problem with its path' },
   schema: { run: schemaCommand, summary: 'print the JSON Schema of the template format' },

@@ -1,0 +1,179 @@
+/**
+ * `labeldesk print`: render a template for one printer and send it. ZPL at the printer's own dpi for ZPL
+ * printers (profile, else asked over the wire, else the --dpi given), PDF for OS queues that are not raw.
+ * The printer profile (print width, darkness, offsets) applies to every label; a detected dpi is saved in it.
+ * A printer that can report status is asked first: paper out or an open head refuses the print, with the
+ * reason, instead of queueing labels into a printer that cannot print them.
+ */
+import { basename, extname } from 'node:path';
+import { checkApiData, resolve } from '../resolve/resolve';
+import { renderPdfLabels, renderZplLabels, RfidRequiresZpl } from '../engine/render';
+import { ElementError } from '../layout/layout';
+import { ImageError } from '../layout/images';
+import { nodeRenderPorts } from '../node/render-ports';
+import { defaultDataDir } from '../engine/server/data-dir';
+import { PrinterError } from '../printers/transport';
+import { queryDpi, queryStatus } from '../printers/query';
+import {
+  defaultPrintWidthDots,
+  defaultProfile,
+  withDetectedDpi,
+  zplJobSettings,
+  PrinterProfileError,
+} from '../printers/profiles';
+import { parsePrinterUri, PrinterUriError, type PrinterUri } from '../printers/uri';
+import { createTransport } from '../../main/printers/open-transport';
+import { createProfileStore } from '../../main/printers/profile-store';
+import { discoverPrinters } from '../../main/printers/discovery';
+import { CliError, UsageError, readJsonArg, type CliIo } from './io';
+import {
+  loadTemplateEntry,
+  parseAmount,
+  parseOptions,
+  templateOptions,
+  warnAboutValues,
+} from './template-commands';
+
+export const PRINT_HELP = `Usage: labeldesk print --printer URI --template NAME|FILE [options]
+
+  --data JSON|@FILE|@-   field values (a JSON object of strings)
+  --amount N             copies (default 1)
+  --format zpl|pdf       default: zpl for tcp/usb/serial printers and raw CUPS queues, pdf for other queues
+  --dpi N                ZPL resolution when the printer cannot tell and no profile has it
+  --force                print even when the printer reports a fault
+  --data-dir DIR         where printer profiles live (default: $LABELDESK_DATA_DIR or the user data folder)
+
+Printer URIs: tcp://host:9100, usb://0a5f:0181[?serial=…], serial:///dev/ttyUSB0?baud=9600,
+cups://QueueName, file:///path/out.zpl
+`;
+
+const env = (io: CliIo) => ({ ...process.env, ...io.env });
+
+async function defaultFormat(uri: PrinterUri, io: CliIo): Promise<'zpl' | 'pdf'> {
+  switch (uri.scheme) {
+    case 'tcp':
+    case 'usb':
+    case 'serial':
+      return 'zpl';
+    case 'file':
+      return extname(uri.path).toLowerCase() === '.pdf' ? 'pdf' : 'zpl';
+    case 'cups': {
+      const { printers } = await discoverPrinters({ sources: ['cups'], env: env(io) });
+      const queue = printers.find((p) => p.kind === 'cups' && p.uri === `cups://${uri.queue}`);
+      return queue && 'zpl' in queue && queue.zpl ? 'zpl' : 'pdf';
+    }
+  }
+}
+
+export async function printCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseOptions(args, {
+    ...templateOptions,
+    printer: { type: 'string' },
+    data: { type: 'string' },
+    amount: { type: 'string' },
+    format: { type: 'string' },
+    dpi: { type: 'string' },
+    force: { type: 'boolean' },
+    'data-dir': { type: 'string' },
+  });
+  if (values.help) {
+    io.stdout(PRINT_HELP);
+    return 0;
+  }
+  if (!values.printer) throw new UsageError('--printer URI is required');
+  let uri: PrinterUri;
+  try {
+    uri = parsePrinterUri(values.printer);
+  } catch (e) {
+    if (e instanceof PrinterUriError) throw new CliError(`--printer: ${e.message}`);
+    throw e;
+  }
+  if (values.format !== undefined && values.format !== 'zpl' && values.format !== 'pdf') {
+    throw new UsageError(`--format: expected zpl or pdf, got "${values.format}"`);
+  }
+  const dpiArg = values.dpi === undefined ? undefined : Number(values.dpi);
+  if (dpiArg !== undefined && (!Number.isInteger(dpiArg) || dpiArg < 100 || dpiArg > 1200)) {
+    throw new CliError(`--dpi: expected a whole number from 100 to 1200, got "${values.dpi}"`);
+  }
+
+  // Everything about the label is checked before the printer is touched.
+  const { template, baseDir } = await loadTemplateEntry(values, io);
+  const apiData = checkApiData(values.data === undefined ? {} : await readJsonArg('--data', values.data, io));
+  const markups = resolve(template, apiData, parseAmount(values.amount));
+  warnAboutValues(template, apiData, io);
+  const format = (values.format as 'zpl' | 'pdf' | undefined) ?? (await defaultFormat(uri, io));
+  const profiles = createProfileStore(values['data-dir'] ?? defaultDataDir(io.env));
+  const ports = nodeRenderPorts({ baseDir });
+  const transport = createTransport(uri, {
+    cups: { env: env(io), contentType: format === 'pdf' ? 'pdf' : 'raw', title: template.name },
+  });
+
+  try {
+    let profile = await profiles.get(values.printer);
+    await transport.open({ timeoutMs: 10_000 });
+    try {
+      if (transport.capabilities.status && !values.force) {
+        const status = await queryStatus(transport);
+        if (status.state !== 'ready') {
+          const why = status.reasons.length ? status.reasons.join(', ') : status.state;
+          throw new CliError(
+            `${values.printer} is not ready (${why}); nothing was printed. Fix it, or use --force.`,
+          );
+        }
+      }
+      let payload: string | Uint8Array;
+      let summary: string;
+      if (format === 'zpl') {
+        let dpi = dpiArg ?? profile?.dpi;
+        if (dpi === undefined && transport.capabilities.status) {
+          dpi = (await queryDpi(transport)).dpi;
+          profile = await profiles.put(
+            defaultProfile(values.printer, basename(values.printer), dpi, 'detected'),
+          );
+          io.stderr(`detected ${dpi} dpi; saved in the printer profile (${profiles.path})\n`);
+        } else if (dpi !== undefined && profile && dpiArg === undefined && transport.capabilities.status) {
+          const detected = (await queryDpi(transport)).dpi;
+          const updated = withDetectedDpi(profile, detected);
+          if (updated !== profile) profile = await profiles.put(updated);
+          dpi = profile.dpi;
+        }
+        if (dpi === undefined) {
+          dpi = 203;
+          io.stderr(
+            `warning: ${values.printer} cannot report its resolution; printing at 203 dpi (use --dpi)\n`,
+          );
+        }
+        const settings =
+          profile && profile.dpi === dpi
+            ? zplJobSettings(profile)
+            : { maxWidthDots: defaultPrintWidthDots(dpi) };
+        const result = await renderZplLabels(markups, { dpi, ...settings }, ports);
+        payload = result.labels.join('');
+        summary = `${result.count} label${result.count === 1 ? '' : 's'} as ZPL at ${dpi} dpi`;
+      } else {
+        const [pdf] = await renderPdfLabels(markups, ports, { merge: true, title: template.name });
+        payload = pdf ?? new Uint8Array();
+        summary = `${markups.length} label${markups.length === 1 ? '' : 's'} as one PDF`;
+      }
+      await transport.write(typeof payload === 'string' ? new TextEncoder().encode(payload) : payload, {
+        timeoutMs: 60_000,
+      });
+      io.stderr(`sent ${summary} to ${values.printer}\n`);
+    } finally {
+      await transport.close();
+    }
+  } catch (e) {
+    if (e instanceof PrinterError || e instanceof PrinterProfileError)
+      throw new CliError(`${values.printer}: ${e.message}`);
+    if (
+      e instanceof RfidRequiresZpl ||
+      e instanceof ElementError ||
+      e instanceof ImageError ||
+      e instanceof RangeError
+    ) {
+      throw new CliError(e.message);
+    }
+    throw e;
+  }
+  return 0;
+}

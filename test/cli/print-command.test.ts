@@ -1,0 +1,172 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startZebraEmulator, type ZebraEmulator } from '../emulator/zebra-emulator';
+import { cli } from '../support/cli';
+import { SAMPLE_DATA } from '../support/templates';
+import { decodeZpl, decodeZplToPgm } from '../support/zpl-decode';
+import { zbarValues } from '../support/zbar';
+
+const DATA = JSON.stringify(SAMPLE_DATA['shipping-4x6']);
+const TRACKING = SAMPLE_DATA['shipping-4x6']!.tracking!;
+let dir: string;
+let emulator: ZebraEmulator | undefined;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ld-print-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+describe('labeldesk print to a ZPL printer', () => {
+  it("renders at the printer's own dpi, prints each copy once, and saves the detected dpi in its profile", async () => {
+    emulator = await startZebraEmulator({ dpi: 300, port: 0 });
+    const dataDir = join(dir, 'detect');
+    const r = await cli([
+      'print',
+      '--printer',
+      emulator.uri,
+      '--template',
+      'shipping-4x6',
+      '--data',
+      DATA,
+      '--amount',
+      '2',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(r.stderr).toContain('detected 300 dpi');
+    expect(r.code).toBe(0);
+    expect(emulator.jobs).toHaveLength(2);
+    for (const [i, job] of emulator.jobs.entries()) {
+      const decoded = decodeZpl(job.zpl);
+      expect(decoded.printWidth).toBe(1200); // 4 in at 300 dpi fits the 1232-dot head of a 300 dpi printer
+      expect(decoded.labelLength).toBe(1800);
+      const pgm = join(dir, `job-${i}.pgm`);
+      decodeZplToPgm(job.zpl, pgm);
+      expect(zbarValues(pgm)).toContain(TRACKING);
+    }
+    const profiles = JSON.parse(readFileSync(join(dataDir, 'printer-profiles.json'), 'utf8'));
+    expect(profiles.profiles[0]).toMatchObject({ dpi: 300, dpiSource: 'detected' });
+  });
+
+  it("applies the printer profile's offsets as ^LH", async () => {
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    const dataDir = join(dir, 'profile');
+    const profile = {
+      uri: emulator.uri,
+      name: 'Dock 7',
+      dpi: 203,
+      dpiSource: 'set',
+      printWidthDots: 832,
+      offset: { x: 12, y: 8 },
+    };
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(
+      join(dataDir, 'printer-profiles.json'),
+      JSON.stringify({ version: 1, profiles: [profile] }),
+    );
+    const r = await cli([
+      'print',
+      '--printer',
+      emulator.uri,
+      '--template',
+      'product-2x1',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(r.code).toBe(0);
+    expect(emulator.jobs).toHaveLength(1);
+    expect(emulator.jobs[0]!.zpl).toContain('^LH12,8');
+  });
+
+  it('refuses to print into a printer that reports paper out, and prints nothing', async () => {
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    emulator.setFault({ paperOut: true });
+    const r = await cli([
+      'print',
+      '--printer',
+      emulator.uri,
+      '--template',
+      'shipping-4x6',
+      '--data',
+      DATA,
+      '--data-dir',
+      join(dir, 'fault'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/is not ready \(out of paper.*\); nothing was printed/);
+    expect(emulator.jobs).toHaveLength(0);
+  });
+
+  it('checks the label before touching the printer', async () => {
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    const r = await cli([
+      'print',
+      '--printer',
+      emulator.uri,
+      '--template',
+      'shipping-4x6',
+      '--amount',
+      '0',
+      '--data-dir',
+      join(dir, 'x'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('labeldesk: amount: must be at least 1, got 0\n');
+    expect(emulator.connections()).toBe(0);
+  });
+
+  it('names an unreachable printer in one line', async () => {
+    const r = await cli([
+      'print',
+      '--printer',
+      'tcp://127.0.0.1:1',
+      '--template',
+      'product-2x1',
+      '--data-dir',
+      join(dir, 'y'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^labeldesk: tcp:\/\/127\.0\.0\.1:1: .+$/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('prints to a file as ZPL or PDF by its extension', async () => {
+    const zpl = join(dir, 'out.zpl');
+    const pdf = join(dir, 'out.pdf');
+    expect(
+      (
+        await cli([
+          'print',
+          '--printer',
+          `file://${zpl}`,
+          '--template',
+          'product-2x1',
+          '--data-dir',
+          join(dir, 'z'),
+        ])
+      ).code,
+    ).toBe(0);
+    expect(
+      (
+        await cli([
+          'print',
+          '--printer',
+          `file://${pdf}`,
+          '--template',
+          'product-2x1',
+          '--data-dir',
+          join(dir, 'z'),
+        ])
+      ).code,
+    ).toBe(0);
+    expect(readFileSync(zpl, 'utf8')).toMatch(/^\^XA[\s\S]*\^XZ\s*$/);
+    expect(readFileSync(pdf).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  });
+});
