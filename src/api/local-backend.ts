@@ -1,30 +1,38 @@
 /**
- * The bundled engine as a LabelBackend: the same seven operations done in process, over a template store
- * (bundled, user and captured templates), resolve and src/engine/render. Errors are mapped to the hosted
- * API's error types, so a UI cannot tell the difference except by `kind`.
+ * The bundled engine as a LabelBackend: the seven operations of src/engine/operations.ts (the ones
+ * `labeldesk serve` runs) in process, over a template store (bundled, user and captured templates). Errors are
+ * mapped to the hosted API's error types, so a UI cannot tell the difference except by `kind`.
  *
  *  - 03/04 go to the engine's PrinterGateway port (src/engine/printer-gateway.ts, the one `labeldesk serve`
  *    uses); without one they fail with NoPrintersError ("no printers configured"). 03 renders at the
  *    printer's dpi and answers like the relay: `sent_to_printer` + `printer_dpi`; 04 sends one merged PDF and
- *    answers `sent_to_printer_png`, the hosted service's status for a PDF job, for compatibility.
+ *    answers `sent_to_printer_png`, the hosted service's status for a PDF job, for compatibility. 04 refuses
+ *    an RFID template before it looks at the printer.
  *  - 05 hands each SVG to an SvgStorage port (Node: files in a folder, file:// URLs); without one each file is
  *    a `data:image/svg+xml;base64,…` URL. `expires_at` is now + `ttl_hours` as with the hosted service, but
  *    nothing deletes local files.
+ *  - A cancelled signal is honoured between steps: before the template is read, once it is resolved, before
+ *    a job is sent or SVGs are stored, and at the end.
  */
-import { defaultMaxWidthDots, isoWithOffset } from '../engine/operations';
-import { PrinterUnavailable, type PrinterGateway, type RelayPrinter } from '../engine/printer-gateway';
+import { createOperations, type EnginePorts, type SvgFileStore } from '../engine/operations';
 import {
+  PrinterRefusesFormat,
+  PrinterUnavailable,
+  UnknownPrinter,
+  type PrinterGateway,
+} from '../engine/printer-gateway';
+import {
+  DPI_RANGE,
+  MAX_WIDTH_DOTS_RANGE,
   hasRfid,
-  renderPdfLabels,
-  renderSvgLabels,
-  renderZplLabels,
   RfidRequiresZpl,
   type RenderPorts,
 } from '../engine/render';
+import type { RouteRequest, RouteResult } from '../engine/api-contract';
 import { ImageError } from '../layout/images';
 import { ElementError } from '../layout/layout';
 import { bytesToBase64 } from '../render/base64';
-import { resolve, ResolveError } from '../resolve/resolve';
+import { ResolveError } from '../resolve/resolve';
 import type { Markup } from '../template/schema';
 import type { TemplateStore } from '../template/store';
 import type { GfaCompression } from '../zpl/gfa';
@@ -71,6 +79,27 @@ function svgDataUrl(svg: string): string {
   return `data:image/svg+xml;base64,${bytesToBase64(new TextEncoder().encode(svg))}`;
 }
 
+/** An engine error → the client's error type; anything else (TemplateNotFound, a bug) as it is. */
+function clientError(route: RouteName, e: unknown): unknown {
+  const context = { route, status: 422 };
+  if (e instanceof ResolveError) return new ValidationError(e.message, e.field, context);
+  if (e instanceof RfidRequiresZpl) return new RfidError(context);
+  if (e instanceof RangeError) {
+    const field = /^(dpi|max_width_dots):/.exec(e.message)?.[1];
+    return new ValidationError(e.message, field, context);
+  }
+  if (e instanceof ElementError || e instanceof ImageError) {
+    return new RenderFailedError(`the label could not be rendered: ${e.message}`, { route, cause: e });
+  }
+  if (e instanceof UnknownPrinter) {
+    return new ValidationError(`printer_id: no printer ${e.id} is configured`, 'printer_id', context);
+  }
+  if (e instanceof PrinterRefusesFormat)
+    return new ValidationError(`printer_id: ${e.message}`, 'printer_id', context);
+  if (e instanceof PrinterUnavailable) return new PrinterUnavailableError(e.message, { route, cause: e });
+  return e;
+}
+
 export class LocalEngineBackend implements LabelBackend {
   readonly kind = 'local';
   private madePorts: RenderPorts | undefined;
@@ -81,177 +110,125 @@ export class LocalEngineBackend implements LabelBackend {
     return typeof ports === 'function' ? (this.madePorts ??= ports()) : ports;
   }
 
-  private async markups(
-    route: RouteName,
-    request: LabelRequest,
+  /** Runs one operation of the engine with this backend's ports, checks and error types. */
+  private async run<R extends RouteName>(
+    route: R,
+    request: RouteRequest<R>,
     signal: AbortSignal | undefined,
-  ): Promise<Markup[]> {
-    if (signal?.aborted) throw new CancelledError({ route });
-    const { template } = await this.options.store.get(request.label_name);
-    return this.mapErrors(route, signal, async () => resolve(template, request.apiData, request.amount));
+  ): Promise<RouteResult<R>> {
+    const throwIfCancelled = () => {
+      if (signal?.aborted) throw new CancelledError({ route });
+    };
+    throwIfCancelled();
+    const ops = createOperations(this.enginePorts(route, request.label_name, throwIfCancelled), {
+      zplCompression: this.options.compression,
+      mapError: (e) => clientError(route, e),
+    });
+    const { body } = await ops.run(
+      route,
+      request,
+      { publicBaseUrl: '' }, // unused: every stored SVG carries its own URL
+      (_copies, markups) => {
+        throwIfCancelled();
+        if (route === 'print-relay-pdf' && hasRfid(markups)) throw new RfidRequiresZpl();
+      },
+    );
+    throwIfCancelled();
+    return body;
   }
 
-  /** Runs `work`, translating engine errors into the API's error types. */
-  private async mapErrors<T>(
-    route: RouteName,
-    signal: AbortSignal | undefined,
-    work: () => Promise<T>,
-  ): Promise<T> {
-    let result: T;
-    try {
-      result = await work();
-    } catch (e) {
-      if (e instanceof ResolveError) throw new ValidationError(e.message, e.field, { route, status: 422 });
-      if (e instanceof RfidRequiresZpl) throw new RfidError({ route, status: 422 });
-      if (e instanceof RangeError) {
-        const field = /^(dpi|max_width_dots):/.exec(e.message)?.[1];
-        throw new ValidationError(e.message, field, { route, status: 422 });
-      }
-      if (e instanceof ElementError || e instanceof ImageError) {
-        throw new RenderFailedError(`the label could not be rendered: ${e.message}`, { route, cause: e });
-      }
-      throw e;
-    }
-    if (signal?.aborted) throw new CancelledError({ route });
-    return result;
+  private enginePorts(route: RouteName, labelName: string, throwIfCancelled: () => void): EnginePorts {
+    const renderPorts = () => this.ports;
+    const clock = this.options.clock ?? systemClock;
+    return {
+      templates: this.options.store,
+      // A getter: the ports are made when an operation first renders, not for 01/02.
+      get render() {
+        return renderPorts();
+      },
+      printers: this.printers(route, throwIfCancelled),
+      svgFiles: this.svgFiles(labelName, throwIfCancelled),
+      svgTtlHours: this.options.ttlHours ?? 24,
+      now: () => new Date(clock.now()),
+    };
   }
 
-  /** The printer for 03/04: NoPrintersError without a gateway, ValidationError for an unknown id. */
-  private async printer(
-    route: RouteName,
-    printerId: unknown,
-    format: 'zpl' | 'pdf',
-  ): Promise<{ gateway: PrinterGateway; printer: RelayPrinter }> {
-    const context = { route, status: 422 };
-    if (typeof printerId !== 'number' || !Number.isInteger(printerId)) {
-      throw new ValidationError(
-        `printer_id: expected a whole-number printer id, got ${JSON.stringify(printerId)}`,
-        'printer_id',
-        context,
-      );
-    }
-    const gateway = this.options.printers;
-    if (!gateway) throw new NoPrintersError(route);
-    const printer = await gateway.find(printerId);
-    if (!printer)
-      throw new ValidationError(`printer_id: no printer ${printerId} is configured`, 'printer_id', context);
-    if (!gateway.accepts(printer, format)) {
-      throw new ValidationError(
-        `printer_id: printer ${printerId} ("${printer.name}") cannot print ${format === 'pdf' ? 'a PDF' : 'ZPL'}`,
-        'printer_id',
-        context,
-      );
-    }
-    return { gateway, printer };
+  /**
+   * The configured gateway behind this backend's checks: a whole-number printer_id first, NoPrintersError
+   * without a gateway, and no job sent once the caller has cancelled.
+   */
+  private printers(route: RouteName, throwIfCancelled: () => void): PrinterGateway {
+    const configured = (): PrinterGateway => {
+      if (!this.options.printers) throw new NoPrintersError(route);
+      return this.options.printers;
+    };
+    return {
+      find: async (id: unknown) => {
+        if (typeof id !== 'number' || !Number.isInteger(id)) {
+          throw new ValidationError(
+            `printer_id: expected a whole-number printer id, got ${JSON.stringify(id)}`,
+            'printer_id',
+            { route, status: 422 },
+          );
+        }
+        return configured().find(id);
+      },
+      resolution: (printer) => configured().resolution(printer),
+      accepts: (printer, format) => configured().accepts(printer, format),
+      send: async (printer, job) => {
+        throwIfCancelled();
+        await configured().send(printer, job);
+      },
+    };
   }
 
-  /** Sends a job, mapping an unreachable printer to PrinterUnavailableError. */
-  private async send(
-    route: RouteName,
-    gateway: PrinterGateway,
-    printer: RelayPrinter,
-    job: { format: 'zpl' | 'pdf'; data: string | Uint8Array },
-  ) {
-    try {
-      await gateway.send(printer, job);
-    } catch (e) {
-      if (e instanceof PrinterUnavailable) throw new PrinterUnavailableError(e.message, { route, cause: e });
-      throw e;
-    }
+  /** `<label_name>-001.svg`…, each in the SvgStorage, or a data: URL without one. */
+  private svgFiles(labelName: string, throwIfCancelled: () => void): SvgFileStore {
+    return {
+      save: async (svgs) => {
+        throwIfCancelled();
+        const digits = Math.max(3, String(svgs.length).length);
+        const files = [];
+        for (const [i, svg] of svgs.entries()) {
+          const name = `${labelName}-${String(i + 1).padStart(digits, '0')}.svg`;
+          files.push(
+            this.options.svgStorage
+              ? await this.options.svgStorage.save(name, svg)
+              : { url: svgDataUrl(svg), path: name },
+          );
+        }
+        return files;
+      },
+    };
   }
 
   async fetchMarkups(request: LabelRequest, options: CallOptions = {}): Promise<Markup[]> {
-    return this.markups('fetch-markups', request, options.signal);
+    return this.run('fetch-markups', request, options.signal);
   }
 
   async print(request: LabelRequest, options: CallOptions = {}): Promise<Markup[]> {
-    return this.markups('print', request, options.signal);
+    return this.run('print', request, options.signal);
   }
 
   async printRelay(request: PrintRelayRequest, options: CallOptions = {}): Promise<PrintRelayResult> {
-    const route = 'print-relay';
-    const markups = await this.markups(route, request, options.signal);
-    const { gateway, printer } = await this.printer(route, request.printer_id, 'zpl');
-    let resolution;
-    try {
-      resolution = await gateway.resolution(printer);
-    } catch (e) {
-      if (e instanceof PrinterUnavailable) throw new PrinterUnavailableError(e.message, { route, cause: e });
-      throw e;
-    }
-    const { dpi } = resolution;
-    const maxWidthDots = resolution.maxWidthDots ?? defaultMaxWidthDots(dpi);
-    const zpl = await this.mapErrors(route, options.signal, () =>
-      renderZplLabels(
-        markups,
-        { dpi, maxWidthDots, compression: this.options.compression ?? 'z64' },
-        this.ports,
-      ),
-    );
-    await this.send(route, gateway, printer, { format: 'zpl', data: zpl.labels.join('') });
-    return { status: 'sent_to_printer', printer_dpi: dpi };
+    return this.run('print-relay', request, options.signal);
   }
 
   async printRelayPdf(request: PrintRelayRequest, options: CallOptions = {}): Promise<PrintRelayResult> {
-    const route = 'print-relay-pdf';
-    const markups = await this.markups(route, request, options.signal);
-    if (hasRfid(markups)) throw new RfidError({ route, status: 422 });
-    const { gateway, printer } = await this.printer(route, request.printer_id, 'pdf');
-    const [pdf] = await this.mapErrors(route, options.signal, () =>
-      renderPdfLabels(markups, this.ports, { merge: true, title: request.label_name }),
-    );
-    if (!pdf) throw new Error('renderPdfLabels returned no PDF');
-    await this.send(route, gateway, printer, { format: 'pdf', data: pdf });
-    return { status: 'sent_to_printer_png' };
+    return this.run('print-relay-pdf', request, options.signal);
   }
 
   async exportSvg(request: LabelRequest, options: CallOptions = {}): Promise<SvgExportResult> {
-    const route = 'export-svg';
-    const markups = await this.markups(route, request, options.signal);
-    const svgs = await this.mapErrors(route, options.signal, () => renderSvgLabels(markups, this.ports));
-    const ttlHours = this.options.ttlHours ?? 24;
-    const expiresAt = isoWithOffset(
-      new Date((this.options.clock ?? systemClock).now() + ttlHours * 3_600_000),
-    );
-    const digits = Math.max(3, String(svgs.length).length);
-    const files = [];
-    for (const [i, svg] of svgs.entries()) {
-      const name = `${request.label_name}-${String(i + 1).padStart(digits, '0')}.svg`;
-      const stored = this.options.svgStorage
-        ? await this.options.svgStorage.save(name, svg)
-        : { url: svgDataUrl(svg), path: name };
-      files.push({ ...stored, expires_at: expiresAt });
-    }
-    return { status: 'svg_exported', ttl_hours: ttlHours, expires_at: expiresAt, files };
+    return this.run('export-svg', request, options.signal);
   }
 
   async renderZpl(request: RenderZplRequest, options: CallOptions = {}): Promise<ZplResult> {
-    const route = 'render-zpl';
-    const markups = await this.markups(route, request, options.signal);
-    return this.mapErrors(route, options.signal, () =>
-      renderZplLabels(
-        markups,
-        {
-          dpi: request.dpi,
-          maxWidthDots: request.max_width_dots,
-          compression: this.options.compression ?? 'z64',
-        },
-        this.ports,
-      ),
-    );
+    // The engine's operations take requests with the contract's defaults applied (the engine's own defaults).
+    const { dpi = DPI_RANGE.default, max_width_dots = MAX_WIDTH_DOTS_RANGE.default } = request;
+    return this.run('render-zpl', { ...request, dpi, max_width_dots }, options.signal);
   }
 
   async renderPdf(request: LabelRequest, options: CallOptions = {}): Promise<PdfResult> {
-    const route = 'render-pdf';
-    const markups = await this.markups(route, request, options.signal);
-    const pdfs = await this.mapErrors(route, options.signal, () =>
-      renderPdfLabels(markups, this.ports, { title: request.label_name }),
-    );
-    return {
-      mime: 'application/pdf',
-      encoding: 'base64',
-      count: pdfs.length,
-      labels: pdfs.map(bytesToBase64),
-    };
+    return this.run('render-pdf', request, options.signal);
   }
 }

@@ -12,7 +12,7 @@ import { parseRefs } from '../template/refs';
 import { REFERENCE_ATTRIBUTES, type ElementType } from '../template/elements';
 import type { Markup, Template } from '../template/schema';
 import type { ErrorBody } from './api-contract';
-import { PrinterUnavailable } from './printer-gateway';
+import { PrinterRefusesFormat, PrinterUnavailable, UnknownPrinter } from './printer-gateway';
 import { RfidRequiresZpl } from './render';
 
 /** The statuses the spec allows (§7), plus 405 for a wrong method and 403 for a CORS preflight from an unlisted origin. */
@@ -87,6 +87,7 @@ export interface FailureContext {
  *  - bad amount/apiData, RFID on a PDF or SVG route, an element that cannot be drawn (bad barcode value, image
  *    that cannot be loaded) → 422, the field being the apiData key the element's value came from when there is
  *    one, else `label_name` (the template itself is at fault);
+ *  - a printer_id that names no printer, or one that cannot take the job's format → 422 on `printer_id`;
  *  - a printer that cannot be reached or refuses the job → 500 naming the printer (a retry may succeed);
  *  - anything else → 500 without details (they stay in the server's log).
  */
@@ -107,6 +108,23 @@ export function toApiError(e: unknown, ctx: FailureContext): ApiError {
     const fields = ctx.template ? fieldsOfElement(ctx.template, index) : [];
     const from = fields.length ? ` (value from ${fields.join(', ')})` : '';
     return new ApiError(422, `elements[${index}] (image): ${e.message}${from}`, fields[0] ?? 'label_name');
+  }
+  if (e instanceof UnknownPrinter) {
+    return new ApiError(
+      422,
+      `printer_id: no printer ${e.id} is registered in the printers file`,
+      'printer_id',
+    );
+  }
+  if (e instanceof PrinterRefusesFormat) {
+    const { id, name, uri } = e.printer;
+    return new ApiError(
+      422,
+      e.format === 'zpl'
+        ? `printer_id: printer ${id} ("${name}") does not take ZPL; use print-relay-pdf`
+        : `printer_id: printer ${id} ("${name}", ${uri}) is a ZPL printer and cannot print a PDF; use print-relay (03), or register a cups:// queue for it`,
+      'printer_id',
+    );
   }
   if (e instanceof PrinterUnavailable) return new ApiError(500, e.message, 'printer_id', { cause: e });
   return new ApiError(

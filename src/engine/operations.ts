@@ -8,10 +8,16 @@ import { resolve } from '../resolve/resolve';
 import type { Markup, Template } from '../template/schema';
 import type { TemplateStore } from '../template/store';
 import { API_ROUTES, type RouteName, type RouteRequest, type RouteResult } from './api-contract';
-import { ApiError, toApiError } from './api-errors';
-import type { PrinterGateway, RelayPrinter } from './printer-gateway';
+import { toApiError, type FailureContext } from './api-errors';
+import {
+  PrinterRefusesFormat,
+  UnknownPrinter,
+  type PrinterGateway,
+  type RelayPrinter,
+} from './printer-gateway';
 import { defaultPrintWidthDots } from '../printers/profiles';
 import { bytesToBase64 } from '../render/base64';
+import type { GfaCompression } from '../zpl/gfa';
 import {
   MAX_WIDTH_DOTS_RANGE,
   hasRfid,
@@ -22,10 +28,16 @@ import {
   type RenderPorts,
 } from './render';
 
+/**
+ * One stored SVG: its public token (served at `<publicBaseUrl>/files/svg/<token>`) or, for a store that serves
+ * its files itself (the local backend: file:// or data: URLs), its URL; and its storage path.
+ */
+export type StoredSvg = { token: string; path: string } | { url: string; path: string };
+
 /** Exported SVGs: stored by the edge (files, later S3), served publicly until they expire (spec §3). */
 export interface SvgFileStore {
-  /** Stores one file per SVG; returns each file's public token and storage path, in order. */
-  save(svgs: readonly string[], expiresAt: Date): Promise<{ token: string; path: string }[]>;
+  /** Stores one file per SVG; returns each file's token or URL and storage path, in order. */
+  save(svgs: readonly string[], expiresAt: Date): Promise<StoredSvg[]>;
 }
 
 export interface EnginePorts {
@@ -37,6 +49,17 @@ export interface EnginePorts {
   /** Lifetime of exported SVGs, hours (spec §2.5: 24). */
   svgTtlHours: number;
   now: () => Date;
+}
+
+/** Choices of the caller that are not ports. */
+export interface OperationOptions {
+  /** ZPL graphic encoding (routes 03, 06), default z64. */
+  zplCompression?: GfaCompression;
+  /**
+   * What `run` throws for a failure, given what it threw; default toApiError (the HTTP face's statuses). The
+   * local backend (src/api/local-backend.ts) maps to the client's error types instead.
+   */
+  mapError?: (e: unknown, failure: FailureContext) => unknown;
 }
 
 /** Per-request facts the HTTP face knows. */
@@ -52,26 +75,23 @@ export interface OperationResult<R extends RouteName> {
 }
 
 /** ISO 8601 with an explicit `+00:00` offset and whole seconds (spec §2.5). */
-export function isoWithOffset(date: Date): string {
+function isoWithOffset(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
 
 /** Printhead width for a printer that does not report one: a 4 in desktop head at its dpi (203 → 832). */
-export function defaultMaxWidthDots(dpi: number): number {
+function defaultMaxWidthDots(dpi: number): number {
   return Math.min(MAX_WIDTH_DOTS_RANGE.max, Math.max(MAX_WIDTH_DOTS_RANGE.min, defaultPrintWidthDots(dpi)));
 }
 
 /** The seven operations bound to their ports. */
-export function createOperations(ports: EnginePorts) {
+export function createOperations(ports: EnginePorts, options: OperationOptions = {}) {
+  const mapError = options.mapError ?? toApiError;
+  const compression = options.zplCompression ? { compression: options.zplCompression } : {};
+
   async function findPrinter(id: number): Promise<RelayPrinter> {
     const printer = await ports.printers?.find(id);
-    if (!printer) {
-      throw new ApiError(
-        422,
-        `printer_id: no printer ${id} is registered in the printers file`,
-        'printer_id',
-      );
-    }
+    if (!printer) throw new UnknownPrinter(id);
     return printer;
   }
 
@@ -87,17 +107,11 @@ export function createOperations(ports: EnginePorts) {
 
     'print-relay': async (req, markups) => {
       const printer = await findPrinter(req.printer_id);
-      if (!ports.printers?.accepts(printer, 'zpl')) {
-        throw new ApiError(
-          422,
-          `printer_id: printer ${printer.id} ("${printer.name}") does not take ZPL; use print-relay-pdf`,
-          'printer_id',
-        );
-      }
+      if (!ports.printers?.accepts(printer, 'zpl')) throw new PrinterRefusesFormat(printer, 'zpl');
       const { dpi, maxWidthDots } = await ports.printers.resolution(printer);
       const zpl = await renderZplLabels(
         markups,
-        { dpi, maxWidthDots: maxWidthDots ?? defaultMaxWidthDots(dpi) },
+        { dpi, maxWidthDots: maxWidthDots ?? defaultMaxWidthDots(dpi), ...compression },
         ports.render,
       );
       await ports.printers.send(printer, { format: 'zpl', data: zpl.labels.join('') });
@@ -107,13 +121,7 @@ export function createOperations(ports: EnginePorts) {
     'print-relay-pdf': async (req, markups) => {
       const printer = await findPrinter(req.printer_id);
       if (hasRfid(markups)) throw new RfidRequiresZpl();
-      if (!ports.printers?.accepts(printer, 'pdf')) {
-        throw new ApiError(
-          422,
-          `printer_id: printer ${printer.id} ("${printer.name}", ${printer.uri}) is a ZPL printer and cannot print a PDF; use print-relay (03), or register a cups:// queue for it`,
-          'printer_id',
-        );
-      }
+      if (!ports.printers?.accepts(printer, 'pdf')) throw new PrinterRefusesFormat(printer, 'pdf');
       const [pdf] = await renderPdfLabels(markups, ports.render, { merge: true, title: req.label_name });
       if (!pdf) throw new Error('renderPdfLabels returned no PDF');
       await ports.printers.send(printer, { format: 'pdf', data: pdf });
@@ -123,13 +131,7 @@ export function createOperations(ports: EnginePorts) {
     'export-svg': async (_req, markups, ctx) => {
       // The spec names RFID refusals for 04 and 07 only; an SVG cannot carry a tag either, and printing the
       // label without it would lose the tag silently.
-      if (hasRfid(markups)) {
-        throw new ApiError(
-          422,
-          'RFID labels must be rendered as ZPL because SVG cannot encode RFID tags',
-          'label_name',
-        );
-      }
+      if (hasRfid(markups)) throw new RfidRequiresZpl('SVG');
       const svgs = await renderSvgLabels(markups, ports.render);
       const expiresAt = new Date(ports.now().getTime() + ports.svgTtlHours * 3_600_000);
       const saved = await ports.svgFiles.save(svgs, expiresAt);
@@ -138,9 +140,9 @@ export function createOperations(ports: EnginePorts) {
         status: 'svg_exported',
         ttl_hours: ports.svgTtlHours,
         expires_at: expires,
-        files: saved.map(({ token, path }) => ({
-          url: `${ctx.publicBaseUrl}/files/svg/${token}`,
-          path,
+        files: saved.map((file) => ({
+          url: 'url' in file ? file.url : `${ctx.publicBaseUrl}/files/svg/${file.token}`,
+          path: file.path,
           expires_at: expires,
         })),
       };
@@ -149,7 +151,7 @@ export function createOperations(ports: EnginePorts) {
     'render-zpl': async (req, markups) => {
       const zpl = await renderZplLabels(
         markups,
-        { dpi: req.dpi, maxWidthDots: req.max_width_dots },
+        { dpi: req.dpi, maxWidthDots: req.max_width_dots, ...compression },
         ports.render,
       );
       return { dpi: zpl.dpi, max_width_dots: zpl.max_width_dots, count: zpl.count, labels: zpl.labels };
@@ -170,24 +172,25 @@ export function createOperations(ports: EnginePorts) {
 
   /**
    * Runs one route: finds the template by name (on every request, spec §1 rule 2), resolves it, and runs the
-   * route's operation. Throws ApiError only. `beforeRender` runs once the copies are known (allowance check).
+   * route's operation. Throws what `mapError` makes of a failure (ApiError by default). `beforeRender` runs once
+   * the copies are known (allowance check).
    */
   async function run<R extends RouteName>(
     route: R,
     req: RouteRequest<R>,
     ctx: RequestContext,
-    beforeRender: (copies: number) => void = () => undefined,
+    beforeRender: (copies: number, markups: readonly Markup[]) => void = () => undefined,
   ): Promise<OperationResult<R>> {
     let template: Template | undefined;
     let markups: Markup[] | undefined;
     try {
       template = (await ports.templates.get(req.label_name)).template;
       markups = resolve(template, req.apiData, req.amount);
-      beforeRender(markups.length);
+      beforeRender(markups.length, markups);
       const body = await handlers[route](req, markups, ctx);
       return { body, copies: markups.length };
     } catch (e) {
-      throw toApiError(e, {
+      throw mapError(e, {
         unknownTemplateStatus: API_ROUTES[route].unknownTemplateStatus,
         template,
         markups,

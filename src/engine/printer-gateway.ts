@@ -46,3 +46,22 @@ export class PrinterUnavailable extends Error {
     this.name = 'PrinterUnavailable';
   }
 }
+
+/** A `printer_id` that names no printer of the gateway (or there is no gateway). */
+export class UnknownPrinter extends Error {
+  constructor(readonly id: number) {
+    super(`no printer ${id}`);
+    this.name = 'UnknownPrinter';
+  }
+}
+
+/** A printer whose target cannot take a job of this format (a ZPL printer and a PDF, say). */
+export class PrinterRefusesFormat extends Error {
+  constructor(
+    readonly printer: RelayPrinter,
+    readonly format: JobFormat,
+  ) {
+    super(`printer ${printer.id} ("${printer.name}") cannot print ${format === 'pdf' ? 'a PDF' : 'ZPL'}`);
+    this.name = 'PrinterRefusesFormat';
+  }
+}

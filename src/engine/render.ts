@@ -28,8 +28,8 @@ export interface RenderPorts {
 
 /** A template with an RFID element asked for as PDF or SVG (spec §4.4, §4.7: 422). */
 export class RfidRequiresZpl extends Error {
-  constructor() {
-    super('RFID labels must be rendered as ZPL because PDF cannot encode RFID tags');
+  constructor(format: 'PDF' | 'SVG' = 'PDF') {
+    super(`RFID labels must be rendered as ZPL because ${format} cannot encode RFID tags`);
     this.name = 'RfidRequiresZpl';
   }
 }
