@@ -10,6 +10,7 @@ import {
   type FilePrinterGatewayOptions,
 } from '../engine/server/file-printer-gateway';
 import { createTransport } from '../../main/printers/open-transport';
+import { createProfileStore } from '../../main/printers/profile-store';
 import { PrintersFileError } from '../printers/printers-file';
 import { CliError, UsageError, type CliIo } from './io';
 import { dataDirOf, dataDirOption } from './keys-commands';
@@ -113,6 +114,7 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
     options.printers = filePrinterGateway({
       file,
       openTransport,
+      profiles: createProfileStore(options.dataDir),
       onError: (e) =>
         io.stderr(`labeldesk serve: printers file: ${(e as Error).message} (keeping the last good one)\n`),
     });

@@ -108,10 +108,16 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
     'print-relay': async (req, markups) => {
       const printer = await findPrinter(req.printer_id);
       if (!ports.printers?.accepts(printer, 'zpl')) throw new PrinterRefusesFormat(printer, 'zpl');
-      const { dpi, maxWidthDots } = await ports.printers.resolution(printer);
+      const { dpi, maxWidthDots, labelHome, darkness } = await ports.printers.resolution(printer);
       const zpl = await renderZplLabels(
         markups,
-        { dpi, maxWidthDots: maxWidthDots ?? defaultMaxWidthDots(dpi), ...compression },
+        {
+          dpi,
+          maxWidthDots: maxWidthDots ?? defaultMaxWidthDots(dpi),
+          ...(labelHome ? { labelHome } : {}),
+          ...(darkness ? { darkness } : {}),
+          ...compression,
+        },
         ports.render,
       );
       await ports.printers.send(printer, { format: 'zpl', data: zpl.labels.join('') });

@@ -4,6 +4,8 @@
  * talks to printers through the transports of src/printers.
  */
 
+import type { Darkness } from '../zpl/job';
+
 /** One printer of the relay, as registered in the printers file. */
 export interface RelayPrinter {
   /** `printer_id` of the API (spec §2.2). */
@@ -18,8 +20,12 @@ export interface RelayPrinter {
 export interface PrinterResolution {
   /** Dots per inch (SGD `head.resolution.in_dpi`). */
   dpi: number;
-  /** Printhead width in dots, when the printer reports it; otherwise 4.1 in at `dpi`. */
+  /** Printhead width in dots, when the printer (or its profile) says; otherwise 4.1 in at `dpi`. */
   maxWidthDots?: number;
+  /** The printer profile's label offsets in dots (`^LH`). */
+  labelHome?: { x: number; y: number };
+  /** The printer profile's darkness. */
+  darkness?: Darkness;
 }
 
 export type JobFormat = 'zpl' | 'pdf';

@@ -9,6 +9,7 @@
  *  - PDF (04): cups:// (the OS queue renders it) and file://. A ZPL printer cannot print a PDF: 422.
  */
 import { readFile } from 'node:fs/promises';
+import { withDetectedDpi, zplJobSettings, type PrinterProfile } from '../../printers/profiles';
 import { fileVersion } from './atomic-file';
 import { parsePrintersFile, type ConfiguredPrinter } from '../../printers/printers-file';
 import { queryDpi } from '../../printers/query';
@@ -31,6 +32,11 @@ export interface FilePrinterGatewayOptions {
   openTransport: (uri: string, job: { format?: JobFormat }) => PrinterTransport;
   /** Heard when the file becomes unreadable or invalid; the last good version stays in use. */
   onError?: (e: unknown) => void;
+  /**
+   * The workstation's printer profiles (the composition root passes the profile store). A dpi a person set
+   * wins over the printer's answer; width, offsets and darkness apply to every label for that printer.
+   */
+  profiles?: { get(uri: string): Promise<PrinterProfile | undefined> };
 }
 
 const FORMATS_BY_SCHEME: Record<string, readonly JobFormat[]> = {
@@ -101,10 +107,21 @@ export function filePrinterGateway(options: FilePrinterGatewayOptions): PrinterG
       return printers.get(id);
     },
     accepts: (printer, format) => (FORMATS_BY_SCHEME[printer.uri.split(':')[0] ?? ''] ?? []).includes(format),
-    resolution: (printer) =>
-      withTransport(printer, {}, 'no answer to the resolution query', async (t) => ({
-        dpi: (await queryDpi(t)).dpi,
-      })),
+    resolution: async (printer) => {
+      const profile = await options.profiles?.get(printer.uri);
+      const dpi =
+        profile?.dpiSource === 'set'
+          ? profile.dpi
+          : await withTransport(
+              printer,
+              {},
+              'no answer to the resolution query',
+              async (t) => (await queryDpi(t)).dpi,
+            );
+      if (!profile) return { dpi };
+      const settings = zplJobSettings(profile.dpi === dpi ? profile : withDetectedDpi(profile, dpi));
+      return { dpi, ...settings };
+    },
     send: (printer, job) =>
       withTransport(printer, { format: job.format }, 'the job was not accepted', async (t) => {
         await t.write(job.data);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTransport } from '../../../main/printers/open-transport';
 import { filePrinterGateway } from '../../../src/engine/server/file-printer-gateway';
+import { parsePrinterProfile } from '../../../src/printers/profiles';
 import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
 import { zbarValues } from '../../support/zbar';
 import { decodeZplToPgm } from '../../support/zpl-decode';
@@ -149,5 +150,39 @@ describe('04 print-relay-pdf', () => {
   test('an unknown label_name → 404, before any printer is contacted', async () => {
     const a = await h.post('print-relay-pdf', { ...label(7), label_name: 'no-such-label' });
     expect(a.status).toBe(404);
+  });
+});
+
+describe('03 print-relay: the printer profile applies to every label', () => {
+  test("offsets go out as ^LH and darkness as ~SD; a dpi a person set wins over the printer's answer", async () => {
+    const printersFile = join(work, 'printers-profiled.json');
+    writeFileSync(printersFile, JSON.stringify([{ id: 7, uri: at203.uri, name: 'Dock 7' }]));
+    const profile = parsePrinterProfile({
+      uri: at203.uri,
+      name: 'Dock 7',
+      dpi: 300,
+      dpiSource: 'set',
+      printWidthDots: 1232,
+      darkness: 20,
+      offset: { x: 12, y: 8 },
+    });
+    const profiled = await startHarness({
+      printers: filePrinterGateway({
+        file: printersFile,
+        openTransport: (uri) => createTransport(uri),
+        profiles: { get: async (uri) => (uri === profile.uri ? profile : undefined) },
+      }),
+    });
+    try {
+      const before = at203.jobs.length;
+      const a = await profiled.post('print-relay', label(7, 1));
+      expect(a.json).toEqual({ status: 'sent_to_printer', printer_dpi: 300 });
+      const [job] = at203.jobs.slice(before);
+      expect(job?.zpl).toContain('^LH12,8');
+      expect(job?.zpl).toContain('~SD20');
+      expect(job?.zpl).toContain('^PW1200');
+    } finally {
+      await profiled.close();
+    }
   });
 });
