@@ -19,6 +19,7 @@ import { keysCommand, usageCommand } from './keys-commands';
 import { openApiCommand } from './openapi-command';
 import { serveCommand } from './serve-command';
 import { printersCommand, statusCommand } from './printer-commands';
+import { jobsCommand } from './jobs-command';
 
 export const VERSION = '0.1.0';
 
@@ -46,6 +47,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   status: {
     run: statusCommand,
     summary: "a printer's state, model, firmware and dpi (labeldesk status --printer URI)",
+  },
+  jobs: {
+    run: jobsCommand,
+    summary: 'print jobs that survive faults and crashes: add, list, show, resume, cancel',
   },
 };
 

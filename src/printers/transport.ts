@@ -124,8 +124,9 @@ export class PrinterTimeout extends PrinterError {
 
 /**
  * The link dropped after it was open (peer reset, cable pulled, device unplugged). `bytesWritten` is how much
- * of the current write the OS had accepted: an upper bound on what reached the printer, so a job with
- * `bytesWritten < total` certainly did not arrive whole.
+ * of the current write the OS had confirmed as accepted. It is neither bound on what reached the printer: the
+ * chunk in flight when the link dropped counts as 0 even if it arrived, and accepted bytes may still have been
+ * lost in the OS buffers. Only the printer can say what it received (the job worker asks with `~HS`).
  */
 export class PrinterDisconnected extends PrinterError {
   override name = 'PrinterDisconnected';

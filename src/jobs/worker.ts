@@ -1,0 +1,230 @@
+/**
+ * Runs one print job to the end on its printer, through faults. Pure: the store, the transport (via
+ * `connect`), the status query and the clock (`sleep`) are injected, so tests drive it against the emulator
+ * and an in-memory store, and the CLI against TCP/USB/serial and SQLite.
+ *
+ * One label (one `^XA…^XZ` format) is in flight at a time: it is marked `sending` before the write, `sent` when
+ * the write resolves, and `confirmed` when the printer's ~HS shows its receive buffer empty again (so it
+ * printed). The next label is sent only then. That window of one is what bounds the damage of any fault to one
+ * label whose fate is unknown:
+ *
+ * - printer reports paper out / head open / paused (also while a label is held in its buffer): the job is
+ *   `paused` with the reason and polled until the fault clears, then continues by itself;
+ * - connection lost (write rejected, ~HS silent or failing): reconnect with exponential backoff;
+ * - on (re)connect, including after a crash, an in-flight label (`sending`/`sent`) is decided with ~HS: still
+ *   in the buffer → wait for it to print (not a duplicate); buffer empty → it either printed or never arrived
+ *   whole, which the printer cannot tell, so it is resent and flagged `possibleDuplicate`.
+ *
+ * Guarantee per transport (`capabilities.status`):
+ * - with status (TCP 9100, USB with bulk IN, serial): no label lost; at most one duplicate per fault, always
+ *   flagged; `confirmed` means the printer's buffer drained past the label. Assumes LabelDesk is the only host
+ *   feeding the printer while the job runs (formats from others would be counted as ours).
+ * - without status (CUPS queues, files): `confirmed` = the write was accepted by the spooler/file (the
+ *   strongest signal there is); a write interrupted or a crash while `sending` resends the label flagged
+ *   `possibleDuplicate`. What the spooler does afterwards (its own retries, a jam) is outside LabelDesk's view.
+ */
+import { queryStatus as defaultQueryStatus } from '../printers/query';
+import type { PrinterStatus } from '../printers/status';
+import { PrinterError, type PrinterTransport } from '../printers/transport';
+import { isInFlight, isUnfinished, type Job, type JobState, type Label } from './model';
+import { JobNotFound, type JobStore } from './store';
+
+/** What happens while a job runs, for progress output (closed union). */
+export type JobEvent =
+  | { kind: 'started'; jobId: number; pending: number }
+  | { kind: 'paused'; jobId: number; reason: string }
+  | { kind: 'resumed'; jobId: number }
+  | { kind: 'connection-lost'; jobId: number; reason: string; attempt: number; retryInMs: number }
+  | { kind: 'possible-duplicate'; jobId: number; labelNumber: number }
+  | { kind: 'confirmed'; jobId: number; labelNumber: number }
+  | { kind: 'finished'; jobId: number; state: JobState; reason: string | null }
+  | { kind: 'printer-busy'; printer: string };
+
+export interface WorkerTiming {
+  /** Poll interval, in ms, while a label is printing on a printer without faults. */
+  pollMs: number;
+  /** Poll interval, in ms, while the printer reports a fault (paper out, head open, paused). */
+  faultPollMs: number;
+  /** First reconnect delay, in ms; doubles per consecutive failure up to `maxBackoffMs`. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** Consecutive connection failures (without a label confirmed in between) before the job is left paused. */
+  maxConnectFailures: number;
+}
+
+export const DEFAULT_TIMING: WorkerTiming = {
+  pollMs: 25,
+  faultPollMs: 500,
+  backoffMs: 250,
+  maxBackoffMs: 5_000,
+  maxConnectFailures: Number.POSITIVE_INFINITY,
+};
+
+export interface WorkerDeps {
+  store: JobStore;
+  /** A transport for the printer URI, open. Rejects with a PrinterError when it cannot connect. */
+  connect: (printer: string) => Promise<PrinterTransport>;
+  sleep: (ms: number) => Promise<void>;
+  /** Defaults to `queryStatus` (~HS). */
+  queryStatus?: (transport: PrinterTransport) => Promise<PrinterStatus>;
+  onEvent?: (event: JobEvent) => void;
+  timing?: Partial<WorkerTiming>;
+  /**
+   * Claims a printer for this worker across processes (see runPrinterQueue); returns the release, or
+   * undefined while another live process holds it. Without it, the caller guarantees one worker per printer.
+   */
+  claimPrinter?: (printer: string) => (() => void) | undefined;
+}
+
+/** The printer stopped answering on this connection: reconnect. */
+class ConnectionLost extends Error {
+  override name = 'ConnectionLost';
+}
+
+/** The job was cancelled or finished elsewhere (another process, `labeldesk jobs cancel`). */
+class JobStopped extends Error {
+  override name = 'JobStopped';
+}
+
+/**
+ * Runs job `jobId` until it is done, cancelled, or (after `maxConnectFailures`) left paused for a later
+ * resume. Returns the job as stored at the end. Non-printer errors (store failures, bugs) propagate.
+ */
+export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
+  const timing = { ...DEFAULT_TIMING, ...deps.timing };
+  const { store } = deps;
+  const query = deps.queryStatus ?? ((t: PrinterTransport) => defaultQueryStatus(t));
+  const emit = (event: JobEvent): void => deps.onEvent?.(event);
+  /** Consecutive connection failures since the last confirmed label. */
+  let failures = 0;
+
+  const current = (): Job => {
+    const job = store.getJob(jobId);
+    if (!job) throw new JobNotFound(`no job ${jobId}`);
+    return job;
+  };
+  /** Moves an unfinished job to another unfinished state; stops when someone else finished it. */
+  const transition = (state: 'printing' | 'paused', reason: string | null, announce = true): void => {
+    const job = current();
+    if (!isUnfinished(job.state)) throw new JobStopped();
+    if (job.state === state && job.reason === reason) return;
+    store.setJobState(jobId, state, reason);
+    if (state === 'paused' && job.reason !== reason && announce) {
+      emit({ kind: 'paused', jobId, reason: reason ?? '' });
+    }
+    if (state === 'printing' && job.state === 'paused') emit({ kind: 'resumed', jobId });
+  };
+  const finish = (state: JobState, reason: string | null): Job => {
+    if (!isUnfinished(current().state)) return current();
+    const job = store.setJobState(jobId, state, reason);
+    emit({ kind: 'finished', jobId, state, reason });
+    return job;
+  };
+  const faultReason = (s: PrinterStatus): string => (s.reasons.length ? s.reasons.join(', ') : s.state);
+
+  /** ~HS until the printer can print; pauses the job (with the reason) meanwhile. */
+  const waitUntilReady = async (transport: PrinterTransport): Promise<void> => {
+    for (;;) {
+      const status = await query(transport);
+      if (status.state === 'ready') return transition('printing', null);
+      if (status.state === 'offline') throw new ConnectionLost(faultReason(status));
+      transition('paused', faultReason(status));
+      await deps.sleep(timing.faultPollMs);
+    }
+  };
+
+  /** ~HS until the label has left the printer's buffer (printed); pauses the job while the printer is faulted. */
+  const confirm = async (transport: PrinterTransport, label: Label): Promise<void> => {
+    if (transport.capabilities.status) {
+      for (;;) {
+        const status = await query(transport);
+        if (status.state === 'offline') throw new ConnectionLost(faultReason(status));
+        if (status.formatsInBuffer === 0) break;
+        if (status.state === 'ready') {
+          await deps.sleep(timing.pollMs);
+        } else {
+          transition('paused', faultReason(status));
+          await deps.sleep(timing.faultPollMs);
+        }
+      }
+    }
+    store.setLabelState(jobId, label.number, { state: 'confirmed' });
+    transition('printing', null);
+    emit({ kind: 'confirmed', jobId, labelNumber: label.number });
+  };
+
+  const send = async (transport: PrinterTransport, label: Label): Promise<void> => {
+    const payload = store.payload(jobId, label.number);
+    store.setLabelState(jobId, label.number, { state: 'sending', attempt: true });
+    // A failed write leaves the label `sending` for settle() to decide with the printer: the transports'
+    // `bytesWritten` counts whole chunks the OS confirmed, so a chunk cut short may still have arrived whole.
+    await transport.write(payload);
+    store.setLabelState(jobId, label.number, { state: 'sent' });
+  };
+
+  /** Decides the fate of a label left `sending`/`sent` by a fault or a crash. */
+  const settle = async (transport: PrinterTransport, label: Label): Promise<void> => {
+    if (transport.capabilities.status) {
+      const status = await query(transport);
+      if (status.state === 'offline') throw new ConnectionLost(faultReason(status));
+      if (status.formatsInBuffer === null)
+        throw new ConnectionLost(`no usable status (${faultReason(status)})`);
+      // Held in the buffer (one label in flight at a time, so it is this one): it will print; not a duplicate.
+      if (status.formatsInBuffer > 0) return confirm(transport, label);
+    } else if (label.state === 'sent') {
+      // Without status the accepted write is the confirmation.
+      return confirm(transport, label);
+    }
+    store.setLabelState(jobId, label.number, { state: 'pending', possibleDuplicate: true });
+    emit({ kind: 'possible-duplicate', jobId, labelNumber: label.number });
+  };
+
+  const printOn = async (transport: PrinterTransport): Promise<Job> => {
+    for (const label of store.labels(jobId)) {
+      if (isInFlight(label.state)) await settle(transport, label);
+    }
+    for (const label of store.labels(jobId)) {
+      if (label.state !== 'pending') continue;
+      if (transport.capabilities.status) await waitUntilReady(transport);
+      else transition('printing', null);
+      await send(transport, label);
+      await confirm(transport, label);
+      failures = 0;
+    }
+    return finish('done', null);
+  };
+
+  for (;;) {
+    const job = current();
+    if (!isUnfinished(job.state)) return job;
+    emit({ kind: 'started', jobId, pending: store.counts(jobId).pending });
+    let transport: PrinterTransport | undefined;
+    try {
+      transport = await deps.connect(job.printer);
+      return await printOn(transport);
+    } catch (e) {
+      if (e instanceof JobStopped) return current();
+      if (!(e instanceof PrinterError || e instanceof ConnectionLost)) throw e;
+      failures++;
+      const reason = `connection lost: ${e.message}`;
+      if (failures > timing.maxConnectFailures) {
+        if (isUnfinished(current().state)) {
+          store.setJobState(jobId, 'paused', `${reason} (gave up after ${failures - 1} retries)`);
+        }
+        return current();
+      }
+      const retryInMs = Math.min(timing.backoffMs * 2 ** (failures - 1), timing.maxBackoffMs);
+      try {
+        // Announced as `connection-lost` below, with the retry.
+        transition('paused', reason, false);
+      } catch (stopped) {
+        if (stopped instanceof JobStopped) return current();
+        throw stopped;
+      }
+      emit({ kind: 'connection-lost', jobId, reason: e.message, attempt: failures, retryInMs });
+      await deps.sleep(retryInMs);
+    } finally {
+      await transport?.close().catch(() => undefined);
+    }
+  }
+}

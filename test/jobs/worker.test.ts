@@ -1,0 +1,232 @@
+/**
+ * The job worker's decisions, one at a time, against the emulator's printer model (no sockets) and an in-memory
+ * store: what happens to a label left in flight, on printers with and without status, on cancel and when the
+ * printer stays unreachable. The full fault suite over TCP and SQLite is test/main/jobs/.
+ */
+import { describe, expect, it } from 'vitest';
+import { readLabelTag, tagLabel, type Job } from '../../src/jobs/model';
+import type { JobStore } from '../../src/jobs/store';
+import { runJob, type JobEvent, type WorkerDeps } from '../../src/jobs/worker';
+import { resumeAllJobs } from '../../src/jobs/queue';
+import { PrinterRefused, toBytes, type PrinterTransport } from '../../src/printers/transport';
+import { ZebraPrinterModel } from '../emulator/zebra-core';
+import { memoryTransport } from '../support/memory-transport';
+import { memoryJobStore } from '../support/memory-job-store';
+
+const URI = 'tcp://emulator:9100';
+const zpl = (n: number): string => `^XA^FO20,20^A0N,30,30^FDParcel ${n}^FS^XZ`;
+
+function newJob(store: JobStore, count: number, printer = URI): Job {
+  return store.createJob(
+    {
+      printer,
+      format: 'zpl',
+      templateName: 't',
+      template: {},
+      rows: [{}],
+      copies: count,
+      dpi: 203,
+      createdBy: 'test',
+    },
+    (id) => Array.from({ length: count }, (_, i) => tagLabel(zpl(i + 1), id, i + 1)),
+  );
+}
+
+/** Label numbers the printer printed, in order. */
+const printedNumbers = (printer: ZebraPrinterModel): number[] =>
+  printer.printed.map((j) => readLabelTag(j.zpl)?.labelNumber ?? -1);
+
+function deps(store: JobStore, connect: WorkerDeps['connect'], events: JobEvent[] = []): WorkerDeps {
+  return {
+    store,
+    connect,
+    sleep: async () => undefined,
+    onEvent: (e) => events.push(e),
+    timing: { pollMs: 0, faultPollMs: 0, backoffMs: 10, maxBackoffMs: 40 },
+  };
+}
+
+const statusConnect =
+  (printer: ZebraPrinterModel) =>
+  async (uri: string): Promise<PrinterTransport> => {
+    const t = memoryTransport(printer, uri);
+    await t.open();
+    return t;
+  };
+
+/** A printer that only accepts jobs (an OS queue, a file): records what it was given. */
+function jobsOnlyConnect(written: string[]) {
+  return async (uri: string): Promise<PrinterTransport> => ({
+    uri,
+    capabilities: { status: false },
+    open: async () => undefined,
+    write: async (data) => {
+      written.push(new TextDecoder().decode(toBytes(data)));
+    },
+    request: async () => {
+      throw new Error('no status');
+    },
+    close: async () => undefined,
+  });
+}
+
+describe('runJob on a printer with status (~HS)', () => {
+  it('prints every label once, in order, each confirmed', async () => {
+    const printer = new ZebraPrinterModel({ dpi: 203 });
+    const store = memoryJobStore();
+    const job = newJob(store, 5);
+    const ended = await runJob(job.id, deps(store, statusConnect(printer)));
+    expect(ended.state).toBe('done');
+    expect(printedNumbers(printer)).toEqual([1, 2, 3, 4, 5]);
+    expect(store.labels(job.id).map((l) => [l.state, l.attempts, l.possibleDuplicate])).toEqual(
+      Array(5).fill(['confirmed', 1, false]),
+    );
+  });
+
+  it('pauses with the reason while the printer is out of paper, and resumes by itself when it is reloaded', async () => {
+    const printer = new ZebraPrinterModel({ dpi: 203 });
+    printer.setFault({ paperOut: true });
+    const store = memoryJobStore();
+    const job = newJob(store, 3);
+    const events: JobEvent[] = [];
+    const d = deps(store, statusConnect(printer), events);
+    d.onEvent = (e) => {
+      events.push(e);
+      if (e.kind === 'paused') {
+        expect(store.getJob(job.id)).toMatchObject({ state: 'paused', reason: 'out of paper (media)' });
+        expect(printer.jobs).toEqual([]);
+        printer.setFault({ paperOut: false });
+      }
+    };
+    const ended = await runJob(job.id, d);
+    expect(ended).toMatchObject({ state: 'done', reason: null });
+    expect(events.map((e) => e.kind)).toEqual(expect.arrayContaining(['paused', 'resumed']));
+    expect(printedNumbers(printer)).toEqual([1, 2, 3]);
+  });
+
+  it('a label left in flight that is still held in the printer is waited for, not resent', async () => {
+    const printer = new ZebraPrinterModel({ dpi: 203 });
+    const store = memoryJobStore();
+    const job = newJob(store, 4);
+    // As after a crash: 1 confirmed, 2 sent and held by the paused printer.
+    store.setLabelState(job.id, 1, { state: 'confirmed' });
+    store.setLabelState(job.id, 2, { state: 'sent', attempt: true });
+    printer.setFault({ paused: true });
+    const before = memoryTransport(printer);
+    await before.open();
+    await before.write(store.payload(job.id, 2));
+    await before.close();
+    const d = deps(store, statusConnect(printer));
+    d.onEvent = (e) => {
+      if (e.kind === 'paused') printer.setFault({ paused: false });
+    };
+    const ended = await runJob(job.id, d);
+    expect(ended.state).toBe('done');
+    expect(printedNumbers(printer)).toEqual([2, 3, 4]);
+    expect(store.labels(job.id).filter((l) => l.possibleDuplicate)).toEqual([]);
+  });
+
+  it('a label left in flight that is not in the buffer is resent and reported as a possible duplicate', async () => {
+    const printer = new ZebraPrinterModel({ dpi: 203 });
+    const store = memoryJobStore();
+    const job = newJob(store, 3);
+    store.setLabelState(job.id, 1, { state: 'sending', attempt: true });
+    const events: JobEvent[] = [];
+    const ended = await runJob(job.id, deps(store, statusConnect(printer), events));
+    expect(ended.state).toBe('done');
+    expect(printedNumbers(printer)).toEqual([1, 2, 3]);
+    expect(store.label(job.id, 1)).toMatchObject({
+      possibleDuplicate: true,
+      attempts: 2,
+      state: 'confirmed',
+    });
+    expect(events).toContainEqual({ kind: 'possible-duplicate', jobId: job.id, labelNumber: 1 });
+  });
+
+  it('stops at the next step when the job is cancelled elsewhere; unsent labels stay pending', async () => {
+    const printer = new ZebraPrinterModel({ dpi: 203 });
+    const store = memoryJobStore();
+    const job = newJob(store, 5);
+    const d = deps(store, statusConnect(printer));
+    d.onEvent = (e) => {
+      if (e.kind === 'confirmed' && e.labelNumber === 2) store.setJobState(job.id, 'cancelled', 'by test');
+    };
+    const ended = await runJob(job.id, d);
+    expect(ended.state).toBe('cancelled');
+    expect(printedNumbers(printer)).toEqual([1, 2]);
+    expect(store.counts(job.id)).toMatchObject({ confirmed: 2, pending: 3 });
+  });
+
+  it('retries an unreachable printer with doubling, capped backoff, then leaves the job paused for a resume', async () => {
+    const store = memoryJobStore();
+    const job = newJob(store, 2);
+    const slept: number[] = [];
+    const d = deps(store, async (uri) => {
+      throw new PrinterRefused(`${uri}: connection refused`, uri);
+    });
+    d.sleep = async (ms) => {
+      slept.push(ms);
+    };
+    d.timing = { ...d.timing, maxConnectFailures: 4 };
+    const ended = await runJob(job.id, d);
+    expect(slept).toEqual([10, 20, 40, 40]);
+    expect(ended.state).toBe('paused');
+    expect(ended.reason).toMatch(/connection refused.*gave up after 4 retries/);
+    expect(store.counts(job.id).pending).toBe(2);
+  });
+});
+
+describe('runJob on a printer without status (OS queue, file)', () => {
+  it('counts an accepted write as confirmed; a label left `sent` is not resent, one left `sending` is, reported', async () => {
+    const written: string[] = [];
+    const store = memoryJobStore();
+    const job = newJob(store, 4);
+    store.setLabelState(job.id, 1, { state: 'sent', attempt: true });
+    store.setLabelState(job.id, 2, { state: 'sending', attempt: true });
+    const ended = await runJob(job.id, deps(store, jobsOnlyConnect(written)));
+    expect(ended.state).toBe('done');
+    expect(written.map((z) => readLabelTag(z)?.labelNumber)).toEqual([2, 3, 4]);
+    expect(store.labels(job.id).map((l) => [l.number, l.state, l.possibleDuplicate])).toEqual([
+      [1, 'confirmed', false],
+      [2, 'confirmed', true],
+      [3, 'confirmed', false],
+      [4, 'confirmed', false],
+    ]);
+  });
+});
+
+describe('resumeAllJobs', () => {
+  it('runs jobs one at a time per printer, oldest first, and printers side by side', async () => {
+    const a = new ZebraPrinterModel({ dpi: 203 });
+    const b = new ZebraPrinterModel({ dpi: 203 });
+    const store = memoryJobStore();
+    const j1 = newJob(store, 2, 'tcp://a:9100');
+    const j2 = newJob(store, 2, 'tcp://b:9100');
+    const j3 = newJob(store, 2, 'tcp://a:9100');
+    const connect = (uri: string) => statusConnect(uri === 'tcp://a:9100' ? a : b)(uri);
+    const ended = await resumeAllJobs(deps(store, connect));
+    expect(ended.map((j) => [j.id, j.state])).toEqual([
+      [j1.id, 'done'],
+      [j2.id, 'done'],
+      [j3.id, 'done'],
+    ]);
+    expect(a.printed.map((j) => readLabelTag(j.zpl))).toEqual([
+      { jobId: j1.id, labelNumber: 1 },
+      { jobId: j1.id, labelNumber: 2 },
+      { jobId: j3.id, labelNumber: 1 },
+      { jobId: j3.id, labelNumber: 2 },
+    ]);
+    expect(b.printed).toHaveLength(2);
+  });
+
+  it('leaves a printer alone while another process holds it', async () => {
+    const a = new ZebraPrinterModel({ dpi: 203 });
+    const store = memoryJobStore();
+    newJob(store, 2);
+    const events: JobEvent[] = [];
+    const d = { ...deps(store, statusConnect(a), events), claimPrinter: () => undefined };
+    expect(await resumeAllJobs(d)).toEqual([]);
+    expect(events).toEqual([{ kind: 'printer-busy', printer: URI }]);
+    expect(a.jobs).toEqual([]);
+  });
+});

@@ -1,0 +1,132 @@
+/** The SQLite job store: what one process wrote, the next one reads (the crash-safety contract). */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { JobSpec } from '../../../src/jobs/model';
+import { JobNotFound } from '../../../src/jobs/store';
+import { openSqliteJobStore } from '../../../main/jobs/sqlite-job-store';
+
+const spec: JobSpec = {
+  printer: 'tcp://10.0.0.5:9100',
+  format: 'zpl',
+  templateName: 'shipping-4x6',
+  template: { name: 'shipping-4x6' },
+  rows: [{ tracking: '1Z999' }],
+  copies: 3,
+  dpi: 203,
+  createdBy: 'ada',
+};
+
+let dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs = [];
+});
+const tempDir = (): string => {
+  const d = mkdtempSync(join(tmpdir(), 'labeldesk-store-'));
+  dirs.push(d);
+  return d;
+};
+
+describe('openSqliteJobStore', () => {
+  it('stores a job with its labels, and every transition survives reopening', () => {
+    const dir = tempDir();
+    let store = openSqliteJobStore(dir, { now: () => '2025-01-02T03:04:05.000Z' });
+    const job = store.createJob(spec, (id) => [`^XA${id}a^XZ`, `^XA${id}b^XZ`, `^XA${id}c^XZ`]);
+    expect(job).toMatchObject({
+      ...spec,
+      id: 1,
+      state: 'queued',
+      labelCount: 3,
+      createdAt: '2025-01-02T03:04:05.000Z',
+    });
+    store.setJobState(job.id, 'paused', 'out of paper (media)');
+    store.setLabelState(job.id, 1, { state: 'sending', attempt: true });
+    store.setLabelState(job.id, 1, { state: 'pending', possibleDuplicate: true });
+    store.setLabelState(job.id, 1, { state: 'confirmed' });
+    store.setLabelState(job.id, 2, { state: 'sent', attempt: true });
+    store.close();
+
+    store = openSqliteJobStore(dir);
+    expect(store.getJob(job.id)).toMatchObject({ state: 'paused', reason: 'out of paper (media)' });
+    expect(store.labels(job.id).map((l) => [l.number, l.state, l.possibleDuplicate, l.attempts])).toEqual([
+      [1, 'confirmed', true, 1],
+      [2, 'sent', false, 1],
+      [3, 'pending', false, 0],
+    ]);
+    expect(store.payload(job.id, 3)).toBe('^XA1c^XZ');
+    expect(store.counts(job.id)).toEqual({ pending: 1, sending: 0, sent: 1, confirmed: 1, failed: 0 });
+    store.close();
+  });
+
+  it('lists jobs newest first and unfinished ones oldest first', () => {
+    const store = openSqliteJobStore(tempDir());
+    const a = store.createJob(spec, () => ['^XA^XZ']);
+    const b = store.createJob(spec, () => ['^XA^XZ']);
+    const c = store.createJob(spec, () => ['^XA^XZ']);
+    store.setJobState(b.id, 'done');
+    expect(store.listJobs().map((j) => j.id)).toEqual([c.id, b.id, a.id]);
+    expect(store.unfinishedJobs().map((j) => j.id)).toEqual([a.id, c.id]);
+    store.close();
+  });
+
+  it('creates a job and its labels atomically: a failing render leaves nothing behind', () => {
+    const store = openSqliteJobStore(tempDir());
+    expect(() =>
+      store.createJob(spec, () => {
+        throw new RangeError('render failed');
+      }),
+    ).toThrow('render failed');
+    expect(store.listJobs()).toEqual([]);
+    store.close();
+  });
+
+  it('names the missing job or label', () => {
+    const store = openSqliteJobStore(tempDir());
+    expect(() => store.setJobState(9, 'done')).toThrow(JobNotFound);
+    expect(() => store.setLabelState(9, 1, { state: 'sent' })).toThrow('no label 1 in job 9');
+    store.close();
+  });
+
+  it('rejects a row that does not match the schema instead of printing from it', () => {
+    const dir = tempDir();
+    const store = openSqliteJobStore(dir);
+    const job = store.createJob(spec, () => ['^XA^XZ']);
+    store.close();
+    const db = new Database(join(dir, 'jobs.sqlite'));
+    db.prepare(`UPDATE labels SET state = 'printed' WHERE job_id = ?`).run(job.id);
+    db.close();
+    const reopened = openSqliteJobStore(dir);
+    expect(() => reopened.labels(job.id)).toThrow(/state/);
+    reopened.close();
+  });
+
+  it('keeps the database in WAL mode (durable commits, readers do not block the worker)', () => {
+    const dir = tempDir();
+    openSqliteJobStore(dir).close();
+    const db = new Database(join(dir, 'jobs.sqlite'));
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('lets one live process at a time claim a printer, and takes over the claim of a dead one', () => {
+    const dir = tempDir();
+    const alive = new Set([100, 200]);
+    const isAlive = (pid: number): boolean => alive.has(pid);
+    const first = openSqliteJobStore(dir, { pid: 100, isAlive });
+    const second = openSqliteJobStore(dir, { pid: 200, isAlive });
+    const release = first.claimPrinter(spec.printer);
+    expect(release).toBeTypeOf('function');
+    expect(second.claimPrinter(spec.printer)).toBeUndefined();
+    expect(second.claimPrinter('tcp://10.0.0.6:9100')).toBeTypeOf('function');
+    release?.();
+    expect(second.claimPrinter(spec.printer)).toBeTypeOf('function');
+    // Process 200 is killed without releasing: the next one takes over.
+    alive.delete(200);
+    expect(first.claimPrinter(spec.printer)).toBeTypeOf('function');
+    first.close();
+    second.close();
+  });
+});
