@@ -1,0 +1,600 @@
+/**
+ * `npm run bench` (= `taskset -c 0 tsx test/bench/run.ts`): LabelDesk render performance on shipping-4x6,
+ * measured only (docs/performance.md holds the results and what they mean).
+ *
+ *   npm run bench                          table on stdout
+ *   npm run bench -- --json bench.json     and the results as JSON
+ *   npm run bench -- --quick               fewer labels/iterations (a smoke run; numbers are noisier)
+ *
+ * Single = the same label rendered again and again (warm caches) through the real ports. Batch = DIFFERENT
+ * labels (name, tracking number and order id vary), each timed on its own, through the same render calls with
+ * the logo loaded once; "ms" keys are medians per label.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { deflateRawSync, deflateSync } from 'node:zlib';
+import { Resvg } from '@resvg/resvg-js';
+import bwipjs from 'bwip-js/node';
+import { zlibSync } from 'fflate';
+import { Bench } from 'tinybench';
+import zplImage from 'zpl-image';
+import {
+  renderPdfLabels,
+  renderPngLabels,
+  renderSvgLabels,
+  renderZplLabels,
+  type RenderPorts,
+} from '../../src/engine/render';
+import { collectImageUrls } from '../../src/layout/images';
+import { layout } from '../../src/layout/layout';
+import type { Scene } from '../../src/layout/scene';
+import {
+  ditherMaskScene,
+  greyToMono,
+  hasDitheredImages,
+  maskFromRgba,
+  rgbaToGrey,
+} from '../../src/render/mono';
+import { renderPdf } from '../../src/render/pdf';
+import { rasterizeRgba, rasterSize, svgImageToPng, toMonoBitmap } from '../../src/render/raster';
+import { renderSvg } from '../../src/render/svg';
+import { resolveOne } from '../../src/resolve/resolve';
+import type { Markup } from '../../src/template/schema';
+import { encodeGfa } from '../../src/zpl/gfa';
+import { buildZplJob } from '../../src/zpl/job';
+import { startZebraEmulator } from '../emulator/zebra-emulator';
+import { batchPorts, dataFor, distinctMarkups, SAMPLE, shippingTemplate } from './inputs';
+import { createPdfmePeer } from './pdfme-peer';
+
+const args = process.argv.slice(2);
+const jsonIndex = args.indexOf('--json');
+const jsonFile = jsonIndex >= 0 ? args[jsonIndex + 1] : undefined;
+if (jsonIndex >= 0 && !jsonFile) throw new Error('--json needs a file name');
+const quick = args.includes('--quick');
+const q = (full: number, small: number): number => (quick ? small : full);
+
+/** Labels per batch: 1,000 where a label takes a few ms, fewer for the slow items (said in the report). */
+const BATCH = {
+  zpl203: q(1000, 50),
+  zpl203OneCall: q(200, 20),
+  zpl300: q(100, 20),
+  zpl600: q(30, 5),
+  pdf: q(300, 30),
+  svg: q(1000, 50),
+  png: q(100, 20),
+  pdfme: q(20, 3),
+  e2e: q(1000, 50),
+};
+
+interface Stat {
+  median: number;
+  p95: number;
+  mean: number;
+  n: number;
+}
+
+function stats(samples: number[]): Stat {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (p: number): number => {
+    const i = (s.length - 1) * p;
+    const lo = Math.floor(i);
+    const hi = Math.ceil(i);
+    return (s[lo] ?? 0) + ((s[hi] ?? 0) - (s[lo] ?? 0)) * (i - lo);
+  };
+  return { median: at(0.5), p95: at(0.95), mean: s.reduce((a, b) => a + b, 0) / s.length, n: s.length };
+}
+
+const rows: { item: string; median: string; p95: string; n: string; note: string }[] = [];
+const fmt = (ms: number): string => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(3));
+function row(item: string, s: Stat, note = ''): Stat {
+  rows.push({ item, median: fmt(s.median), p95: fmt(s.p95), n: String(s.n), note });
+  console.error(`  ${item}: median ${fmt(s.median)} ms, p95 ${fmt(s.p95)} ms (n=${s.n}) ${note}`);
+  return s;
+}
+
+/** tinybench for the fast, repeatable items: min iterations and time budget, samples kept for p95. */
+async function tiny(
+  tasks: [string, () => unknown][],
+  opts: { iterations?: number; time?: number } = {},
+): Promise<Record<string, Stat>> {
+  const bench = new Bench({
+    iterations: opts.iterations ?? q(50, 10),
+    time: opts.time ?? q(1000, 200),
+    warmupIterations: 5,
+    retainSamples: true,
+  });
+  for (const [name, fn] of tasks) bench.add(name, fn);
+  await bench.run();
+  const out: Record<string, Stat> = {};
+  for (const task of bench.tasks) {
+    const r = task.result;
+    if (r.state !== 'completed')
+      throw new Error(`${task.name}: ${r.state} ${'error' in r ? String(r.error) : ''}`);
+    out[task.name] = stats([...(r.latency.samples ?? [])]);
+  }
+  return out;
+}
+
+/** Times `fn(i)` for each i in 0..n-1, each call on its own clock (a batch of different labels). */
+async function perItem(n: number, fn: (i: number) => unknown): Promise<{ stat: Stat; totalMs: number }> {
+  await fn(-1); // warm-up with a label outside the batch
+  const samples: number[] = [];
+  const start = performance.now();
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    samples.push(performance.now() - t);
+  }
+  return { stat: stats(samples), totalMs: performance.now() - start };
+}
+
+const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
+
+/**
+ * Each section runs in its own child process (same CPU affinity), so one section's memory cannot skew the next
+ * or take the machine down: resvg-js keeps every rendered bitmap's native memory (see docs/performance.md), and
+ * a 1,000-label ZPL batch alone reaches many GB of RSS.
+ */
+const sectionIndex = args.indexOf('--section');
+const onlySection = sectionIndex >= 0 ? args[sectionIndex + 1] : undefined;
+const sections: [string, () => Promise<void>][] = [];
+function section(name: string, run: () => Promise<void>): void {
+  sections.push([name, run]);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+console.error(
+  `LabelDesk bench: shipping-4x6, node ${process.version}, ${availableParallelism()} CPU(s) usable by this process${quick ? ', QUICK' : ''}`,
+);
+const template = shippingTemplate();
+const realPorts: RenderPorts = (await import('../../src/node/render-ports')).nodeRenderPorts();
+const ports = batchPorts(realPorts);
+const sample = resolveOne(template, SAMPLE);
+const images = await realPorts.loadImages(collectImageUrls([sample]));
+const result: Record<string, unknown> = {};
+const details: Record<string, unknown> = {};
+const loadAtStart = loadavg();
+
+// 1. Preview update: one field changes (the recipient name gets one more character per keystroke).
+section('preview', async () => {
+  let k = 0;
+  const preview = (): Scene => {
+    k++;
+    const data = { ...SAMPLE, ship_to_name: `Ada Lovelace ${k}` };
+    return layout(resolveOne(template, data), {
+      fonts: realPorts.fonts,
+      images,
+      target: { unit: 'px' },
+      onInvalid: 'mark',
+    });
+  };
+  const s = (await tiny([['preview', preview]], { iterations: q(500, 50) })).preview!;
+  row('preview update (resolve + layout → Scene, px)', s, 'ship_to_name changes each run');
+  result.preview_update_ms = s.median;
+  details.preview_update = s;
+});
+
+// 2. Single-label renders (same label again and again, real ports: image loading included).
+section('single', async () => {
+  const one = [sample];
+  const s = await tiny(
+    [
+      ['zpl203', () => renderZplLabels(one, { dpi: 203 }, realPorts)],
+      ['zpl300', () => renderZplLabels(one, { dpi: 300 }, realPorts)],
+      ['zpl600', () => renderZplLabels(one, { dpi: 600 }, realPorts)],
+      ['pdf', () => renderPdfLabels(one, realPorts)],
+      ['svg', () => renderSvgLabels(one, realPorts)],
+      ['png', () => renderPngLabels(one, 203, realPorts)],
+    ],
+    { iterations: q(20, 5), time: q(1000, 200) },
+  );
+  row('ZPL 203 dpi, single', s.zpl203!);
+  row('ZPL 300 dpi, single', s.zpl300!);
+  row('ZPL 600 dpi, single', s.zpl600!);
+  row('PDF, single', s.pdf!);
+  row('SVG, single', s.svg!);
+  row('PNG 203 dpi, single', s.png!);
+  result.zpl_203_single_ms = s.zpl203!.median;
+  result.zpl_300_single_ms = s.zpl300!.median;
+  result.zpl_600_single_ms = s.zpl600!.median;
+  result.pdf_single_ms = s.pdf!.median;
+  result.svg_ms = s.svg!.median;
+  result.png_ms = s.png!.median;
+  details.single = s;
+});
+
+// 3. Batches of different labels, per label (each format in its own process: see section()).
+async function batch(
+  key: string,
+  label: string,
+  n: number,
+  render: (m: Markup) => Promise<unknown>,
+): Promise<Stat> {
+  const markups = distinctMarkups(template, n);
+  const warm = resolveOne(template, dataFor(1_000_000));
+  const { stat, totalMs } = await perItem(n, (i) => render(i < 0 ? warm : markups[i]!));
+  row(label, stat, `${n} different labels, ${fmt(totalMs / 1000)} s total`);
+  result[key] = stat.median;
+  details[key] = { ...stat, labels: n, total_ms: totalMs };
+  return stat;
+}
+section('batch-zpl203', async () => {
+  await batch('zpl_203_batch_ms', 'ZPL 203 dpi, batch, per label', BATCH.zpl203, (m) =>
+    renderZplLabels([m], { dpi: 203 }, ports),
+  );
+});
+section('batch-zpl300', async () => {
+  await batch('zpl_300_batch_ms', 'ZPL 300 dpi, batch, per label', BATCH.zpl300, (m) =>
+    renderZplLabels([m], { dpi: 300 }, ports),
+  );
+});
+section('batch-zpl600', async () => {
+  await batch('zpl_600_batch_ms', 'ZPL 600 dpi, batch, per label', BATCH.zpl600, (m) =>
+    renderZplLabels([m], { dpi: 600 }, ports),
+  );
+});
+section('batch-pdf', async () => {
+  await batch('pdf_batch_ms', 'PDF, batch, per label', BATCH.pdf, (m) => renderPdfLabels([m], ports));
+});
+section('batch-svg', async () => {
+  await batch('svg_batch_ms', 'SVG, batch, per label', BATCH.svg, (m) => renderSvgLabels([m], ports));
+});
+section('batch-png', async () => {
+  await batch('png_batch_ms', 'PNG 203 dpi, batch, per label', BATCH.png, (m) =>
+    renderPngLabels([m], 203, ports),
+  );
+});
+section('batch-zpl203-one-call', async () => {
+  // The 203-dpi batch as ONE renderZplLabels call (what the API does with many different markups).
+  const markups = distinctMarkups(template, BATCH.zpl203OneCall, 2_000_000);
+  await renderZplLabels(distinctMarkups(template, 1, 2_500_000), { dpi: 203 }, ports);
+  const t = performance.now();
+  await renderZplLabels(markups, { dpi: 203 }, ports);
+  const oneCall = (performance.now() - t) / markups.length;
+  console.error(
+    `  ZPL 203 dpi, ${markups.length} labels in one renderZplLabels call: ${fmt(oneCall)} ms/label`,
+  );
+  result.zpl_203_one_call_ms_per_label = oneCall;
+});
+
+// 4. Encoders and bytes on the same 203-dpi bitmap of the sample label; zpl-image on the same pixels.
+section('encoders', async () => {
+  const scene = layout(sample, { fonts: realPorts.fonts, images, target: { unit: 'dots', dpi: 203 } });
+  const rgba = rasterizeRgba(scene, realPorts.fonts);
+  const bitmap = toMonoBitmap(scene, realPorts.fonts);
+  details.bitmap_203 = { width: bitmap.width, height: bitmap.height, rowBytes: bitmap.rowBytes };
+  const rgbaBuf = Buffer.from(rgba.rgba.buffer, rgba.rgba.byteOffset, rgba.rgba.byteLength);
+  const zi = zplImage as {
+    rgbaToZ64(rgba: Buffer, width: number, opts?: object): { z64: string; length: number };
+    rgbaToACS(rgba: Buffer, width: number, opts?: object): { acs: string; length: number };
+  };
+  const ziOpts = { notrim: true, black: 50 };
+  const s = await tiny(
+    [
+      ['z64', () => encodeGfa(bitmap, 'z64')],
+      ['acs', () => encodeGfa(bitmap, 'acs')],
+      ['hex', () => encodeGfa(bitmap, 'hex')],
+      [
+        'ours_rgba_z64',
+        () =>
+          encodeGfa(
+            greyToMono(rgbaToGrey(rgba.rgba, rgba.width, rgba.height), rgba.width, rgba.height),
+            'z64',
+          ),
+      ],
+      ['zi_z64', () => zi.rgbaToZ64(rgbaBuf, rgba.width, ziOpts)],
+      ['zi_acs', () => zi.rgbaToACS(rgbaBuf, rgba.width, ziOpts)],
+    ],
+    { iterations: q(100, 20) },
+  );
+  row('encode bitmap → ^GFA Z64 (ours)', s.z64!, `${bitmap.width}×${bitmap.height}, deflate 9 (fflate)`);
+  row('encode bitmap → ^GFA ACS (ours)', s.acs!);
+  row('encode bitmap → ^GFA hex (ours)', s.hex!);
+  row('RGBA → mono → Z64 (ours)', s.ours_rgba_z64!, 'same work as zpl-image');
+  row('zpl-image rgbaToZ64 (peer)', s.zi_z64!, 'RGBA → mono → zlib (native, level 6)');
+  row('zpl-image rgbaToACS (peer)', s.zi_acs!);
+  result.encode_z64_ms = s.z64!.median;
+  result.encode_acs_ms = s.acs!.median;
+  result.encode_hex_ms = s.hex!.median;
+  result.encode_rgba_to_z64_ms = s.ours_rgba_z64!.median;
+  result.zpl_image_z64_ms = s.zi_z64!.median;
+  result.zpl_image_acs_ms = s.zi_acs!.median;
+  result.z64_speedup_vs_zpl_image = ratio(s.zi_z64!.median, s.z64!.median);
+  result.rgba_z64_speedup_vs_zpl_image = ratio(s.zi_z64!.median, s.ours_rgba_z64!.median);
+  details.encoders = s;
+
+  // Bytes on the wire: the whole ^XA…^XZ job in each encoding; the bound is base64 of raw deflate level 9.
+  const job = (compression: 'z64' | 'acs' | 'hex'): number =>
+    Buffer.byteLength(buildZplJob({ bitmap, compression, labelHome: { x: 0, y: 0 } }));
+  result.zpl_bytes_z64 = job('z64');
+  result.zpl_bytes_acs = job('acs');
+  result.zpl_bytes_hex = job('hex');
+  const raw = bitmap.data.subarray(0, bitmap.rowBytes * bitmap.height);
+  result.deflate9_b64_bytes = Buffer.from(deflateRawSync(raw, { level: 9, memLevel: 9 })).toString(
+    'base64',
+  ).length;
+  result.zpl_z64_over_bound = ratio(result.zpl_bytes_z64 as number, result.deflate9_b64_bytes as number);
+  result.zpl_image_z64_bytes = zi.rgbaToZ64(rgbaBuf, rgba.width, ziOpts).z64.length;
+  // Where the Z64 bytes go: the ^GFA data alone, and what other deflaters make of the same bytes.
+  const b64 = (bytes: Uint8Array): number => Buffer.from(bytes).toString('base64').length;
+  details.z64_bytes = {
+    gfa_data_ours: encodeGfa(bitmap, 'z64').length,
+    job_overhead: (result.zpl_bytes_z64 as number) - encodeGfa(bitmap, 'z64').length,
+    b64_fflate_zlib9: b64(zlibSync(raw, { level: 9 })),
+    b64_node_zlib9: b64(deflateSync(raw, { level: 9, memLevel: 9 })),
+    b64_node_zlib6: b64(deflateSync(raw, { level: 6 })),
+    b64_node_raw9_bound: result.deflate9_b64_bytes,
+  };
+  console.error(`  Z64 byte split: ${JSON.stringify(details.z64_bytes)}`);
+  result.bitmap_bytes = raw.length;
+  console.error(
+    `  bytes/label: Z64 ${result.zpl_bytes_z64}, ACS ${result.zpl_bytes_acs}, hex ${result.zpl_bytes_hex}, bound base64(deflate-9) ${result.deflate9_b64_bytes} (Z64/bound ${result.zpl_z64_over_bound}); zpl-image Z64 data ${result.zpl_image_z64_bytes}`,
+  );
+});
+
+// 5. Where the time of one 203/600-dpi ZPL label goes (manual split of renderZplLabels for one new label).
+section('zpl-breakdown', async () => {
+  const RESVG = {
+    font: { loadSystemFonts: false },
+    shapeRendering: 2,
+    imageRendering: 0,
+    logLevel: 'off',
+  } as const;
+  for (const dpi of [203, 600]) {
+    const n = dpi === 203 ? q(100, 10) : q(20, 3);
+    const parts: Record<string, number[]> = {};
+    const add = (k: string, ms: number): void => {
+      (parts[k] ??= []).push(ms);
+    };
+    for (let i = -1; i < n; i++) {
+      const markup = resolveOne(template, dataFor(3_000_000 + i));
+      let t = performance.now();
+      const lap = (k: string): void => {
+        const now = performance.now();
+        if (i >= 0) add(k, now - t);
+        t = now;
+      };
+      const scene = layout(markup, { fonts: realPorts.fonts, images, target: { unit: 'dots', dpi } });
+      lap('layout (text shaping, barcodes → Scene)');
+      const { width, height } = rasterSize(scene);
+      const svg = renderSvg(scene, realPorts.fonts, { size: { width, height } });
+      lap('renderSvg (Scene → SVG text)');
+      const rendered = new Resvg(svg, { ...RESVG, background: 'white' }).render();
+      lap('resvg parse + render');
+      const pixels = new Uint8Array(rendered.pixels);
+      lap('copy RGBA out of resvg');
+      const grey = rgbaToGrey(pixels, width, height);
+      lap('rgbaToGrey (JS)');
+      let mono = greyToMono(grey, width, height);
+      lap('greyToMono, threshold only (JS)');
+      if (hasDitheredImages(scene)) {
+        // What toMonoBitmap adds for a dithered image (the logo defaults to monochrome: 'dither').
+        const maskSvg = renderSvg(ditherMaskScene(scene), realPorts.fonts, { size: { width, height } });
+        const maskPixels = new Uint8Array(
+          new Resvg(maskSvg, { ...RESVG, background: 'black' }).render().pixels,
+        );
+        lap('dither mask: second SVG + resvg render of the whole label + copy');
+        const mask = maskFromRgba(maskPixels, width, height);
+        lap('dither mask: maskFromRgba (JS)');
+        mono = greyToMono(grey, width, height, mask);
+        lap('greyToMono with error diffusion on the image (JS)');
+      }
+      const packed = mono.data.subarray(0, mono.rowBytes * mono.height);
+      zlibSync(packed, { level: 9 });
+      lap('deflate level 9 (fflate, JS)');
+      buildZplJob({ bitmap: mono, labelHome: { x: 0, y: 0 } });
+      lap('whole ^GFA Z64 job (deflate + base64 + CRC + assembly)');
+      if (i >= 0) {
+        // Not in the render path: what native zlib would cost for the same deflate.
+        const tz = performance.now();
+        deflateSync(packed, { level: 9 });
+        add('(alternative) node:zlib deflate level 9, native', performance.now() - tz);
+      }
+    }
+    const breakdown: Record<string, number> = {};
+    for (const [k, v] of Object.entries(parts)) {
+      const s = row(`  ${dpi} dpi: ${k}`, stats(v));
+      breakdown[k] = s.median;
+    }
+    details[`zpl_${dpi}_breakdown_ms`] = breakdown;
+  }
+});
+
+// 5b. Where the time of one PDF label goes.
+section('pdf-breakdown', async () => {
+  const lay: number[] = [];
+  const pdf: number[] = [];
+  for (let i = -1; i < q(50, 5); i++) {
+    const markup = resolveOne(template, dataFor(5_000_000 + i));
+    const t0 = performance.now();
+    const scene = layout(markup, { fonts: realPorts.fonts, images, target: { unit: 'px' } });
+    const t1 = performance.now();
+    await renderPdf([scene], realPorts.fonts, { rasterizeSvg: svgImageToPng });
+    const t2 = performance.now();
+    if (i >= 0) {
+      lay.push(t1 - t0);
+      pdf.push(t2 - t1);
+    }
+  }
+  details.pdf_breakdown_ms = {
+    layout: row('  PDF: layout (px Scene)', stats(lay)).median,
+    render_pdf: row('  PDF: renderPdf (pdfkit, glyph paths, images, barcodes)', stats(pdf)).median,
+  };
+});
+
+// 6. Peers on the same inputs: pdfme (PDF) and bwip-js (barcodes alone).
+section('peers', async () => {
+  let pdfme: ReturnType<typeof createPdfmePeer> | undefined;
+  try {
+    pdfme = createPdfmePeer(template);
+    const peer = pdfme;
+    const { stat } = await perItem(BATCH.pdfme, (i) =>
+      peer.render([peer.inputsFor(dataFor(i < 0 ? 999_999 : i))]),
+    );
+    row('pdfme generate, per label (peer)', stat, `${BATCH.pdfme} different labels, one PDF each`);
+    result.pdfme_ms = stat.median;
+    details.pdfme = stat;
+  } catch (e) {
+    result.pdfme_ms = 'n/a';
+    details.pdfme_error = String(e);
+    console.error(`  pdfme: n/a (${String(e)})`);
+  }
+
+  // Barcodes alone: the tracking Code 128 and the order QR code of a label, at 203 dpi, as PNG.
+  const barcodesOnly = (i: number): Markup => {
+    const m = resolveOne(template, dataFor(4_000_000 + i));
+    return { ...m, elements: m.elements.filter((e) => e.type === 'barcode') };
+  };
+  let k = 0;
+  const bw = await tiny(
+    [
+      ['ours', () => renderPngLabels([barcodesOnly(k++)], 203, realPorts)],
+      [
+        'bwip',
+        async () => {
+          const d = dataFor(4_000_000 + k++);
+          // Sized like ours at 203 dpi: the Code 128 box is 711 × 254 dots (about 3 dots per module, bars about 25 mm),
+          // the QR box 271 dots (version 2: about 10 dots per module).
+          await bwipjs.toBuffer({
+            bcid: 'code128',
+            text: d.tracking!,
+            scale: 2,
+            height: 23,
+            includetext: true,
+          });
+          // eclevel is a BWIPP option bwip-js passes through; its types do not list it.
+          await bwipjs.toBuffer({ bcid: 'qrcode', text: d.order_id!, scale: 10, eclevel: 'M' } as Parameters<
+            typeof bwipjs.toBuffer
+          >[0]);
+        },
+      ],
+    ],
+    { iterations: q(50, 10) },
+  );
+  row('barcodes alone → PNG 203 dpi (ours: layout + SVG + resvg)', bw.ours!, 'Code 128 + QR, values vary');
+  row('bwip-js toBuffer, Code 128 + QR (peer)', bw.bwip!, 'its own raster + PNG');
+  result.barcodes_png_ms = bw.ours!.median;
+  result.bwip_js_png_ms = bw.bwip!.median;
+  details.barcodes = bw;
+});
+
+// 7. End-to-end: 1,000 different labels rendered and sent over TCP to the Zebra emulator (child process).
+section('e2e', async () => {
+  const emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+  try {
+    const tsx = join(import.meta.dirname, '../../node_modules/.bin/tsx');
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(
+        tsx,
+        [join(import.meta.dirname, 'e2e.ts'), String(emulator.port), String(BATCH.e2e)],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      let text = '';
+      child.stdout.on('data', (c: Buffer) => (text += c.toString()));
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0 ? resolve(text) : reject(new Error(`e2e child exited ${code}`)),
+      );
+    });
+    const e2e = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Record<string, number> & {
+      stopped_by_rss_guard: false | string;
+    };
+    const received = emulator.jobs.length;
+    if (received !== e2e.labels)
+      throw new Error(`emulator received ${received} labels, the sender sent ${e2e.labels}`);
+    result.batch_1000_labels_per_s = e2e.labels_per_s;
+    result.batch_1000_peak_rss_mb = e2e.peak_rss_mb;
+    details.batch_1000 = { ...e2e, emulator_jobs: received, emulator_bytes: emulator.bytesReceived() };
+    console.error(
+      `  ${e2e.labels} of ${e2e.requested} labels in ${fmt(e2e.seconds!)} s: ${fmt(e2e.labels_per_s!)} labels/s, peak RSS ${fmt(e2e.peak_rss_mb!)} MB, emulator got ${received} jobs${e2e.stopped_by_rss_guard ? `; STOPPED by the guard: ${e2e.stopped_by_rss_guard}` : ''}`,
+    );
+  } finally {
+    await emulator.close();
+  }
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+async function runChild(name: string): Promise<void> {
+  const tsx = join(import.meta.dirname, '../../node_modules/.bin/tsx');
+  const file = join(tmpdir(), `labeldesk-bench-${process.pid}-${name}.json`);
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(
+      tsx,
+      [import.meta.filename, '--section', name, '--out', file, ...(quick ? ['--quick'] : [])],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`section ${name}: exit ${code ?? signal}`)),
+    );
+  });
+  const part = JSON.parse(readFileSync(file, 'utf8')) as {
+    result: Record<string, unknown>;
+    details: Record<string, unknown>;
+    rows: typeof rows;
+  };
+  Object.assign(result, part.result);
+  Object.assign(details, part.details);
+  rows.push(...part.rows);
+}
+
+if (onlySection) {
+  const found = sections.find(([name]) => name === onlySection);
+  if (!found) throw new Error(`no section ${onlySection}`);
+  console.error(`[${onlySection}]`);
+  await found[1]();
+  const outFile = args[args.indexOf('--out') + 1];
+  if (!outFile) throw new Error('--section needs --out FILE');
+  writeFileSync(outFile, JSON.stringify({ result, details, rows }));
+  process.exit(0);
+}
+for (const [name] of sections) await runChild(name);
+result.z64_speedup_vs_zpl_image = ratio(result.zpl_image_z64_ms as number, result.encode_z64_ms as number);
+result.pdf_speedup_vs_pdfme =
+  typeof result.pdfme_ms === 'number' ? ratio(result.pdfme_ms, result.pdf_batch_ms as number) : 'n/a';
+
+const out = {
+  ...result,
+  meta: {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus_usable: availableParallelism(),
+    loadavg_start: loadAtStart,
+    loadavg_end: loadavg(),
+    quick,
+    batch_sizes: BATCH,
+    batch_1000_measures:
+      'no job queue yet: N different labels rendered to ZPL 203 dpi and written over one TCP connection (main/printers/tcp.ts) to the Zebra emulator; RSS of the sending process',
+  },
+  details,
+};
+console.log('\nshipping-4x6 (ms per label; medians and p95)');
+console.table(rows);
+const keys = [
+  'preview_update_ms',
+  'zpl_203_batch_ms',
+  'zpl_300_batch_ms',
+  'zpl_600_batch_ms',
+  'pdf_batch_ms',
+  'svg_ms',
+  'png_ms',
+  'encode_z64_ms',
+  'zpl_image_z64_ms',
+  'zpl_bytes_z64',
+  'zpl_bytes_acs',
+  'zpl_bytes_hex',
+  'deflate9_b64_bytes',
+  'pdfme_ms',
+  'batch_1000_labels_per_s',
+  'batch_1000_peak_rss_mb',
+];
+console.table(Object.fromEntries(keys.map((k) => [k, { value: result[k] }])));
+if (jsonFile) {
+  writeFileSync(jsonFile, `${JSON.stringify(out, null, 2)}\n`);
+  console.error(`wrote ${jsonFile}`);
+}
