@@ -8,6 +8,9 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ResolveError } from '../resolve/resolve';
+import { RfidRequiresZpl } from '../engine/render';
+import { ImageError } from '../layout/images';
+import { ElementError } from '../layout/layout';
 import { TemplateNotFound, TemplateValidationError } from '../template/errors';
 import { CliError, UsageError, processIo, type CliIo } from './io';
 import { markupCommand, templatesCommand, validateCommand, schemaCommand } from './template-commands';
@@ -108,7 +111,11 @@ function reportError(e: unknown, io: CliIo): number {
     e instanceof ApiError ||
     e instanceof TemplateNotFound ||
     e instanceof ResolveError ||
-    e instanceof TemplateValidationError
+    e instanceof TemplateValidationError ||
+    // The engine's user errors: a bad barcode value or EPC, an image that cannot load, RFID asked as PDF/SVG.
+    e instanceof ElementError ||
+    e instanceof ImageError ||
+    e instanceof RfidRequiresZpl
   ) {
     io.stderr(`labeldesk: ${e.message}\n`);
     return 1;

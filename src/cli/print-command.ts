@@ -7,9 +7,7 @@
  */
 import { basename, extname } from 'node:path';
 import { checkApiData, resolve } from '../resolve/resolve';
-import { renderPdfLabels, renderZplLabels, RfidRequiresZpl } from '../engine/render';
-import { ElementError } from '../layout/layout';
-import { ImageError } from '../layout/images';
+import { renderPdfLabels, renderZplLabels } from '../engine/render';
 import { nodeRenderPorts } from '../node/render-ports';
 import { defaultDataDir } from '../engine/server/data-dir';
 import { PrinterError } from '../printers/transport';
@@ -165,14 +163,8 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (e instanceof PrinterError || e instanceof PrinterProfileError)
       throw new CliError(`${values.printer}: ${e.message}`);
-    if (
-      e instanceof RfidRequiresZpl ||
-      e instanceof ElementError ||
-      e instanceof ImageError ||
-      e instanceof RangeError
-    ) {
-      throw new CliError(e.message);
-    }
+    // Out-of-range dpi or head width from the command line; the engine's own user errors go to reportError.
+    if (e instanceof RangeError) throw new CliError(e.message);
     throw e;
   }
   return 0;

@@ -5,15 +5,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
 import { checkApiData, resolve } from '../resolve/resolve';
-import {
-  renderPdfLabels,
-  renderPngLabels,
-  renderSvgLabels,
-  renderZplLabels,
-  RfidRequiresZpl,
-} from '../engine/render';
-import { ElementError } from '../layout/layout';
-import { ImageError } from '../layout/images';
+import { renderPdfLabels, renderPngLabels, renderSvgLabels, renderZplLabels } from '../engine/render';
 import { nodeRenderPorts } from '../node/render-ports';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
 import {
@@ -130,14 +122,8 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
         break;
     }
   } catch (e) {
-    if (
-      e instanceof RfidRequiresZpl ||
-      e instanceof ElementError ||
-      e instanceof ImageError ||
-      e instanceof RangeError
-    ) {
-      throw new CliError(e.message);
-    }
+    // Out-of-range dpi or head width from the command line; the engine's own user errors go to reportError.
+    if (e instanceof RangeError) throw new CliError(e.message);
     throw e;
   }
 

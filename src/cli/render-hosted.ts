@@ -6,8 +6,6 @@
 import { downloadSvgFiles } from '../api/svg-download';
 import type { LabelBackend } from '../api/backend';
 import { renderPngLabels } from '../engine/render';
-import { ElementError } from '../layout/layout';
-import { ImageError } from '../layout/images';
 import { nodeRenderPorts } from '../node/render-ports';
 import { checkApiData } from '../resolve/resolve';
 import { hostedTemplateName } from './hosted-options';
@@ -73,8 +71,8 @@ export async function renderHosted(
           outputs: await renderPngLabels(markups, sizes.dpi ?? 203, nodeRenderPorts({ baseDir: io.cwd })),
         };
       } catch (e) {
-        if (e instanceof ElementError || e instanceof ImageError || e instanceof RangeError)
-          throw new CliError(e.message);
+        // Out-of-range dpi; the engine's own user errors go to reportError.
+        if (e instanceof RangeError) throw new CliError(e.message);
         throw e;
       }
     }
