@@ -12,7 +12,8 @@ import { defaultDataDir } from '../engine/server/data-dir';
 import { PrinterError, type PrinterTransport } from '../printers/transport';
 import { queryDpi } from '../printers/query';
 import { defaultPrintWidthDots, zplJobSettings } from '../printers/profiles';
-import { canonicalPrinterUri, PrinterUriError } from '../printers/uri';
+import { formatPrinterUri } from '../printers/uri';
+import { dpiOption, printerOption } from './printer-args';
 import { tagLabel, type Job } from '../jobs/model';
 import type { JobStore } from '../jobs/store';
 import { type JobEvent, type WorkerDeps } from '../jobs/worker';
@@ -196,18 +197,8 @@ async function addCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout(JOBS_HELP);
     return 0;
   }
-  if (!values.printer) throw new UsageError('--printer URI is required');
-  let printer: string;
-  try {
-    printer = canonicalPrinterUri(values.printer);
-  } catch (e) {
-    if (e instanceof PrinterUriError) throw new CliError(`--printer: ${e.message}`);
-    throw e;
-  }
-  const dpiArg = values.dpi === undefined ? undefined : Number(values.dpi);
-  if (dpiArg !== undefined && (!Number.isInteger(dpiArg) || dpiArg < 100 || dpiArg > 1200)) {
-    throw new CliError(`--dpi: expected a whole number from 100 to 1200, got "${values.dpi}"`);
-  }
+  const printer = formatPrinterUri(printerOption(values.printer).uri);
+  const dpiArg = dpiOption(values.dpi);
   const retries = retriesOf(values.retries);
   const { template, baseDir } = await loadTemplateEntry(values, io);
   const apiData = checkApiData(values.data === undefined ? {} : await readJsonArg('--data', values.data, io));

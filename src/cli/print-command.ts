@@ -19,7 +19,8 @@ import {
   zplJobSettings,
   PrinterProfileError,
 } from '../printers/profiles';
-import { parsePrinterUri, PrinterUriError, type PrinterUri } from '../printers/uri';
+import type { PrinterUri } from '../printers/uri';
+import { dpiOption, printerOption } from './printer-args';
 import { createTransport } from '../../main/printers/open-transport';
 import { createProfileStore } from '../../main/printers/profile-store';
 import { discoverPrinters } from '../../main/printers/discovery';
@@ -78,21 +79,11 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout(PRINT_HELP);
     return 0;
   }
-  if (!values.printer) throw new UsageError('--printer URI is required');
-  let uri: PrinterUri;
-  try {
-    uri = parsePrinterUri(values.printer);
-  } catch (e) {
-    if (e instanceof PrinterUriError) throw new CliError(`--printer: ${e.message}`);
-    throw e;
-  }
+  const { uri, text: printerText } = printerOption(values.printer);
   if (values.format !== undefined && values.format !== 'zpl' && values.format !== 'pdf') {
     throw new UsageError(`--format: expected zpl or pdf, got "${values.format}"`);
   }
-  const dpiArg = values.dpi === undefined ? undefined : Number(values.dpi);
-  if (dpiArg !== undefined && (!Number.isInteger(dpiArg) || dpiArg < 100 || dpiArg > 1200)) {
-    throw new CliError(`--dpi: expected a whole number from 100 to 1200, got "${values.dpi}"`);
-  }
+  const dpiArg = dpiOption(values.dpi);
 
   // Everything about the label is checked before the printer is touched.
   const { template, baseDir } = await loadTemplateEntry(values, io);
@@ -107,7 +98,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
   });
 
   try {
-    let profile = await profiles.get(values.printer);
+    let profile = await profiles.get(printerText);
     await transport.open({ timeoutMs: 10_000 });
     try {
       if (transport.capabilities.status && !values.force) {
@@ -115,7 +106,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
         if (status.state !== 'ready') {
           const why = status.reasons.length ? status.reasons.join(', ') : status.state;
           throw new CliError(
-            `${values.printer} is not ready (${why}); nothing was printed. Fix it, or use --force.`,
+            `${printerText} is not ready (${why}); nothing was printed. Fix it, or use --force.`,
           );
         }
       }
@@ -125,9 +116,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
         let dpi = dpiArg ?? profile?.dpi;
         if (dpi === undefined && transport.capabilities.status) {
           dpi = (await queryDpi(transport)).dpi;
-          profile = await profiles.put(
-            defaultProfile(values.printer, basename(values.printer), dpi, 'detected'),
-          );
+          profile = await profiles.put(defaultProfile(printerText, basename(printerText), dpi, 'detected'));
           io.stderr(`detected ${dpi} dpi; saved in the printer profile (${profiles.path})\n`);
         } else if (dpi !== undefined && profile && dpiArg === undefined && transport.capabilities.status) {
           const detected = (await queryDpi(transport)).dpi;
@@ -138,7 +127,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
         if (dpi === undefined) {
           dpi = 203;
           io.stderr(
-            `warning: ${values.printer} cannot report its resolution; printing at 203 dpi (use --dpi)\n`,
+            `warning: ${printerText} cannot report its resolution; printing at 203 dpi (use --dpi)\n`,
           );
         }
         const settings =
@@ -156,13 +145,13 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
       await transport.write(typeof payload === 'string' ? new TextEncoder().encode(payload) : payload, {
         timeoutMs: 60_000,
       });
-      io.stderr(`sent ${summary} to ${values.printer}\n`);
+      io.stderr(`sent ${summary} to ${printerText}\n`);
     } finally {
       await transport.close();
     }
   } catch (e) {
     if (e instanceof PrinterError || e instanceof PrinterProfileError)
-      throw new CliError(`${values.printer}: ${e.message}`);
+      throw new CliError(`${printerText}: ${e.message}`);
     // Out-of-range dpi or head width from the command line; the engine's own user errors go to reportError.
     if (e instanceof RangeError) throw new CliError(e.message);
     throw e;

@@ -1,0 +1,24 @@
+/** Command-line options shared by the commands that print (`print`, `jobs add`). */
+import { parsePrinterUri, PrinterUriError, type PrinterUri } from '../printers/uri';
+import { CliError, UsageError } from './io';
+
+/** `--printer URI`, required and parsed (with the text as typed, for messages); a bad URI is one line. */
+export function printerOption(raw: string | undefined): { uri: PrinterUri; text: string } {
+  if (!raw) throw new UsageError('--printer URI is required');
+  try {
+    return { uri: parsePrinterUri(raw), text: raw };
+  } catch (e) {
+    if (e instanceof PrinterUriError) throw new CliError(`--printer: ${e.message}`);
+    throw e;
+  }
+}
+
+/** `--dpi N`: absent, or a whole number from 100 to 1200 (spec §8). */
+export function dpiOption(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const dpi = Number(raw);
+  if (!Number.isInteger(dpi) || dpi < 100 || dpi > 1200) {
+    throw new CliError(`--dpi: expected a whole number from 100 to 1200, got "${raw}"`);
+  }
+  return dpi;
+}
