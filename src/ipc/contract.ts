@@ -1,0 +1,346 @@
+/**
+ * The one contract between the renderer and main (ARCHITECTURE.md, STYLE.md §8): every channel's request
+ * schema (zod, parsed by main before a handler sees it) and response type, declared once. The preload's
+ * `window.api`, the web-mode HTTP bridge and main's handlers are all typed from this map, so a channel added
+ * here is a compile error everywhere it is not yet served.
+ *
+ * Direction of secrets: the renderer may SEND the hosted API secret (Settings → save); main never sends it
+ * back (`SettingsView.hasSecret` says whether one is stored).
+ */
+import { z } from 'zod';
+import type { Template } from '../template/schema';
+import type { FieldProblem, WireScene } from './wire-scene';
+import type { PrinterState } from '../printers/status';
+
+// ---------------------------------------------------------------- shared request pieces
+
+/** Where a template comes from: the app's bundled set, the user's folder, or captured from the hosted API. */
+export const TEMPLATE_SOURCES = ['bundled', 'user', 'captured'] as const;
+export type TemplateSource = (typeof TEMPLATE_SOURCES)[number];
+
+export const TemplateRefSchema = z.strictObject({
+  source: z.enum(TEMPLATE_SOURCES),
+  name: z.string().min(1).max(200),
+});
+export type TemplateRef = z.infer<typeof TemplateRefSchema>;
+
+/** What the form holds: field name → typed text (every value a string, as the API's apiData). */
+export const FieldValuesSchema = z
+  .record(z.string().max(200), z.string().max(10_000))
+  .refine((v) => Object.keys(v).length <= 500, { message: 'at most 500 fields' });
+export type FieldValues = z.infer<typeof FieldValuesSchema>;
+
+const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const copies = z.number().int().min(1).max(1000);
+/** A configured printer, by its id in the app's printer list. */
+const printerId = z.string().min(1).max(100);
+
+export const LabelSchema = z.strictObject({ ref: TemplateRefSchema, values: FieldValuesSchema });
+
+export const OUTPUT_FORMATS = ['pdf', 'zpl', 'svg', 'png'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export const BACKEND_MODES = ['hosted', 'local'] as const;
+/** `hosted`: the hosted API renders (bundled engine when it is unreachable); `local`: always the bundled engine. */
+export type BackendMode = (typeof BACKEND_MODES)[number];
+
+export const SettingsPatchSchema = z.strictObject({
+  apiBaseUrl: z
+    .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+    .max(500)
+    .nullable()
+    .optional(),
+  apiKey: z.string().trim().max(200).nullable().optional(),
+  /** Write-only: stored encrypted in main, never returned. `null` forgets it. */
+  apiSecret: z.string().max(500).nullable().optional(),
+  mode: z.enum(BACKEND_MODES).optional(),
+  defaultPrinter: printerId.nullable().optional(),
+});
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
+
+export const PrinterInputSchema = z.strictObject({
+  /** Omitted: a new printer. */
+  id: printerId.optional(),
+  name: z.string().trim().min(1).max(120),
+  uri: z.string().trim().min(1).max(500),
+  /** Dots per inch a person set; omitted: asked from the printer (or 203). */
+  dpi: z.number().int().min(100).max(1200).optional(),
+  darkness: z.number().int().min(0).max(30).optional(),
+});
+export type PrinterInput = z.infer<typeof PrinterInputSchema>;
+
+export const BatchInputSchema = z.strictObject({
+  ref: TemplateRefSchema,
+  /** The CSV file's text (the renderer reads the file the user picked). */
+  csv: z.string().max(50_000_000),
+  /** CSV column → template field, for columns whose names differ. */
+  mapping: z.record(z.string().max(200), z.string().max(200)).optional(),
+  /** A column holding copies per row. */
+  copiesColumn: z.string().max(200).optional(),
+});
+export type BatchInput = z.infer<typeof BatchInputSchema>;
+
+export const JobFilterSchema = z.strictObject({
+  state: z.string().max(20).optional(),
+  printer: printerId.optional(),
+  template: z.string().max(200).optional(),
+  text: z.string().max(200).optional(),
+  limit: z.number().int().min(1).max(1000).optional(),
+});
+export type JobFilter = z.infer<typeof JobFilterSchema>;
+
+// ---------------------------------------------------------------- response shapes
+
+export interface AppInfo {
+  version: string;
+  /** `electron`: the desktop app; `web`: `npm run web` in a browser. */
+  shell: 'electron' | 'web';
+  platform: string;
+}
+
+export interface SettingsView {
+  apiBaseUrl: string | null;
+  apiKey: string | null;
+  /** Whether a secret is stored (the secret itself never leaves main). */
+  hasSecret: boolean;
+  mode: BackendMode;
+  defaultPrinter: string | null;
+  /** Most recently printed templates, newest first. */
+  recentTemplates: TemplateRef[];
+}
+
+export interface ConnectionStatus {
+  /** The backend the next print uses. */
+  backend: 'hosted' | 'local';
+  /** `online`: the hosted API answered last time; `offline`: it did not (the bundled engine stands in). */
+  hosted: 'online' | 'offline' | 'unconfigured' | 'unknown';
+  /** A sentence for people when something is wrong (wrong secret, unreachable host). */
+  message: string | null;
+  /** Prints used against the hosted allowance, as this app counted them (spec §1 rule 3). */
+  printsUsed: { total: number; thisMonth: number } | null;
+}
+
+export interface ConnectionTestResult {
+  ok: boolean;
+  message: string;
+  status: ConnectionStatus;
+}
+
+export interface TemplateSummary {
+  ref: TemplateRef;
+  description: string;
+  /** Stage size as the template states it, e.g. `4 × 6 in`. */
+  size: string;
+  fieldCount: number;
+  recent: boolean;
+}
+
+export interface BrokenTemplateView {
+  file: string;
+  source: TemplateSource;
+  problems: string[];
+}
+
+export interface TemplateDetail {
+  ref: TemplateRef;
+  template: Template;
+  /** Markup element index → the fields its values reference (click an element → focus its field). */
+  elementFields: Record<number, string[]>;
+}
+
+export interface PreviewResult {
+  scene: WireScene;
+  /** Values the template's field rules refuse (required, pattern, type, length), by field. */
+  problems: FieldProblem[];
+}
+
+export interface RasterPreview {
+  /** A 1-bit PNG (`data:image/png;base64,…`) at the printer's dpi: what the head will burn. */
+  dataUrl: string;
+  dpi: number;
+  widthDots: number;
+  heightDots: number;
+}
+
+export interface ExportedFile {
+  fileName: string;
+  mime: string;
+  base64: string;
+}
+
+export interface PrinterView {
+  id: string;
+  name: string;
+  uri: string;
+  /** What the URI says in words ("Network 127.0.0.1:9100", "USB 0a5f:0181", "OS queue Office"). */
+  kind: string;
+  dpi: number | null;
+  /** `raw`: receives ZPL; `pdf`: an OS queue that needs PDF. */
+  language: 'zpl' | 'pdf';
+}
+
+export type PrinterStatusState = PrinterState | 'no-status';
+
+export interface PrinterStatusView {
+  printer: string;
+  state: PrinterStatusState;
+  /** One sentence for people ("Paper out: load labels and close the head"). */
+  message: string;
+  checkedAt: string;
+}
+
+export interface DiscoveredPrinterView {
+  uri: string;
+  name: string;
+  source: string;
+}
+
+export interface BatchProblemView {
+  /** Row number as in the file (the header is row 1). */
+  row: number;
+  field: string;
+  problem: string;
+}
+
+export interface BatchPlanView {
+  columns: string[];
+  /** CSV column → field actually used (explicit mapping, else matched by name). */
+  mapping: Record<string, string>;
+  /** Template fields no column feeds (they print their placeholder). */
+  unmappedFields: string[];
+  rows: number;
+  validRows: number;
+  labels: number;
+  problems: BatchProblemView[];
+}
+
+export type JobStateView = 'queued' | 'printing' | 'paused' | 'done' | 'cancelled' | 'failed';
+export type LabelStateView = 'pending' | 'sending' | 'sent' | 'confirmed' | 'failed';
+
+export interface JobView {
+  id: number;
+  state: JobStateView;
+  reason: string | null;
+  template: string;
+  printer: string;
+  printerName: string;
+  labelCount: number;
+  counts: Record<LabelStateView, number>;
+  possibleDuplicates: number[];
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string;
+  /** Reprint of which job, if it is one. */
+  reprintOf: number | null;
+}
+
+export interface LabelView {
+  number: number;
+  state: LabelStateView;
+  possibleDuplicate: boolean;
+  attempts: number;
+  updatedAt: string;
+}
+
+/** Pushed from main: the renderer refreshes what it shows. */
+export type AppEvent =
+  | { kind: 'job'; job: JobView; etaSeconds: number | null }
+  | { kind: 'printer-status'; status: PrinterStatusView }
+  | { kind: 'connection'; status: ConnectionStatus };
+
+// ---------------------------------------------------------------- the channel map
+
+/** A channel: its request schema, and its response type carried as a phantom. */
+interface Channel<Req extends z.ZodType, Res> {
+  request: Req;
+  /** Never read: carries the response type. */
+  response?: Res;
+}
+const channel =
+  <Res>() =>
+  <Req extends z.ZodType>(request: Req): Channel<Req, Res> => ({ request });
+
+const none = z.strictObject({});
+const byId = z.strictObject({ id });
+
+export const CHANNELS = {
+  'app.info': channel<AppInfo>()(none),
+  'settings.get': channel<SettingsView>()(none),
+  'settings.update': channel<SettingsView>()(SettingsPatchSchema),
+  'connection.status': channel<ConnectionStatus>()(none),
+  'connection.test': channel<ConnectionTestResult>()(none),
+
+  'templates.list': channel<{ templates: TemplateSummary[]; broken: BrokenTemplateView[] }>()(none),
+  'templates.get': channel<TemplateDetail>()(z.strictObject({ ref: TemplateRefSchema })),
+  /** A template file the user picked: checked, then copied into the user's folder. */
+  'templates.import': channel<TemplateSummary>()(
+    z.strictObject({ fileName: z.string().min(1).max(300), text: z.string().max(5_000_000) }),
+  ),
+  /** Learn a hosted template by name (one fetch-markups call, counted as a print) and keep a local copy. */
+  'templates.capture': channel<{ summary: TemplateSummary; notes: string[] }>()(
+    z.strictObject({
+      name: z.string().min(1).max(200),
+      fields: z
+        .array(
+          z.strictObject({
+            name: z.string().min(1).max(200),
+            label: z.string().max(200).optional(),
+            digits: z.boolean().optional(),
+          }),
+        )
+        .min(1)
+        .max(500),
+    }),
+  ),
+
+  'preview.scene': channel<PreviewResult>()(LabelSchema),
+  'preview.raster': channel<RasterPreview>()(LabelSchema.extend({ printer: printerId.optional() })),
+
+  'output.export': channel<ExportedFile>()(
+    LabelSchema.extend({ copies, format: z.enum(OUTPUT_FORMATS), printer: printerId.optional() }),
+  ),
+  'print.submit': channel<{ job: JobView }>()(LabelSchema.extend({ copies, printer: printerId })),
+
+  'printers.list': channel<PrinterView[]>()(none),
+  'printers.status': channel<PrinterStatusView>()(z.strictObject({ printer: printerId })),
+  'printers.save': channel<PrinterView>()(PrinterInputSchema),
+  'printers.remove': channel<{ removed: boolean }>()(z.strictObject({ id: printerId })),
+  'printers.discover': channel<{ found: DiscoveredPrinterView[]; problems: string[] }>()(none),
+
+  'batch.plan': channel<BatchPlanView>()(BatchInputSchema),
+  'batch.start': channel<{ job: JobView; skipped: number[] }>()(
+    BatchInputSchema.extend({ printer: printerId, skipInvalid: z.boolean() }),
+  ),
+
+  'jobs.list': channel<JobView[]>()(JobFilterSchema),
+  'jobs.get': channel<{ job: JobView; labels: LabelView[] }>()(byId),
+  'jobs.pause': channel<JobView>()(byId),
+  'jobs.resume': channel<JobView>()(byId),
+  'jobs.cancel': channel<JobView>()(byId),
+  'jobs.reprint': channel<{ job: JobView }>()(
+    z.strictObject({ id, labels: z.array(z.number().int().min(1)).max(100_000).optional() }),
+  ),
+} as const;
+
+export type ChannelName = keyof typeof CHANNELS;
+export const CHANNEL_NAMES = Object.keys(CHANNELS) as ChannelName[];
+
+/** What the renderer passes (before defaults). */
+export type RequestOf<C extends ChannelName> = z.input<(typeof CHANNELS)[C]['request']>;
+/** What a handler receives (parsed). */
+export type ParsedRequestOf<C extends ChannelName> = z.output<(typeof CHANNELS)[C]['request']>;
+export type ResponseOf<C extends ChannelName> = NonNullable<(typeof CHANNELS)[C]['response']>;
+
+/** Main's side: one handler per channel. */
+export type Handlers = { [C in ChannelName]: (request: ParsedRequestOf<C>) => Promise<ResponseOf<C>> };
+
+/** The renderer's side (`window.api` in Electron, the HTTP bridge in web mode). */
+export interface LabelDeskApi {
+  invoke<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>>;
+  /** Subscribes to pushed events; returns the unsubscribe. */
+  onEvent(listener: (event: AppEvent) => void): () => void;
+}
+
+export function isChannelName(name: unknown): name is ChannelName {
+  return typeof name === 'string' && Object.hasOwn(CHANNELS, name);
+}
