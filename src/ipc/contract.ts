@@ -116,8 +116,8 @@ export interface ConnectionStatus {
   hosted: 'online' | 'offline' | 'unconfigured' | 'unknown';
   /** A sentence for people when something is wrong (wrong secret, unreachable host). */
   message: string | null;
-  /** Prints used against the hosted allowance, as this app counted them (spec §1 rule 3). */
-  printsUsed: { total: number; thisMonth: number } | null;
+  /** Prints used against the hosted allowance with the current key, as this app counted them (spec §1 rule 3). */
+  printsUsed: { labels: number; requests: number } | null;
 }
 
 export interface ConnectionTestResult {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { ApiError } from '../api/errors';
-import { TemplateNotFound, TemplateValidationError, formatPath } from '../template/errors';
+import { TemplateNotFound, TemplateValidationError, problemsOf } from '../template/errors';
 import { ResolveError } from '../resolve/resolve';
 import { ElementError } from '../layout/layout';
 import { ImageError } from '../layout/images';
@@ -61,10 +61,10 @@ export class IpcError extends Error {
 export function parseRequest<C extends ChannelName>(channel: C, payload: unknown): ParsedRequestOf<C> {
   const result = CHANNELS[channel].request.safeParse(payload ?? {});
   if (result.success) return result.data as ParsedRequestOf<C>;
-  const issue = result.error.issues[0];
-  const path = issue ? formatPath(issue.path) : '';
+  const problem = problemsOf(result.error)[0];
+  const path = problem?.path ?? '';
   const where = path ? `${channel}: ${path}` : channel;
-  throw new IpcError('bad-request', `${where}: ${issue?.message ?? 'invalid request'}`, path || null);
+  throw new IpcError('bad-request', `${where}: ${problem?.message ?? 'invalid request'}`, path || null);
 }
 
 const sentence = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);

@@ -5,7 +5,8 @@
  * Responses are `{ ok: true, result }` or `{ ok: false, error: IpcErrorBody }`.
  */
 import type { AppEvent, ChannelName, LabelDeskApi, RequestOf, ResponseOf } from './contract';
-import { IpcError, IpcErrorBodySchema } from './errors';
+import { IpcError } from './errors';
+import { unwrapEnvelope } from './bridge';
 
 export const WEB_IPC_PATH = '/ipc/';
 export const WEB_EVENTS_PATH = '/events';
@@ -41,10 +42,7 @@ export function createHttpApi(options: HttpApiOptions): LabelDeskApi {
       } catch {
         throw new IpcError('internal', `LabelDesk answered ${response.status} without a readable body.`);
       }
-      if (isOk(body)) return body.result as ResponseOf<C>;
-      const error = IpcErrorBodySchema.safeParse((body as { error?: unknown } | null)?.error);
-      if (error.success) throw IpcError.fromBody(error.data);
-      throw new IpcError('internal', `LabelDesk answered ${response.status}.`);
+      return unwrapEnvelope(body, response.status) as ResponseOf<C>;
     },
     onEvent(listener: (event: AppEvent) => void): () => void {
       const Source = options.EventSource;
@@ -61,8 +59,4 @@ export function createHttpApi(options: HttpApiOptions): LabelDeskApi {
       return () => source.close();
     },
   };
-}
-
-function isOk(body: unknown): body is { ok: true; result: unknown } {
-  return typeof body === 'object' && body !== null && (body as { ok?: unknown }).ok === true;
 }

@@ -1,0 +1,238 @@
+/**
+ * The app's printers: a list in `<data dir>/printers.json`, in the same format as `labeldesk serve --printers`
+ * (`[{ "id", "uri", "name" }]`, so `npm run web -- --printers FILE` preconfigures it), with each printer's
+ * profile (dpi, darkness, width, offsets) in the shared printer-profiles.json. Status is asked with `~HS` over
+ * a short-lived connection, except while a job holds the printer: then the job's own view is reported, so a
+ * status poll never competes with a print for the printer's one data channel.
+ */
+import { join } from 'node:path';
+import { PrintersFileSchema, type ConfiguredPrinter } from '../../src/printers/printers-file';
+import { formatPrinterUri, parsePrinterUri, type PrinterUri } from '../../src/printers/uri';
+import { defaultProfile, type PrinterProfile } from '../../src/printers/profiles';
+import { queryDpi, queryStatus } from '../../src/printers/query';
+import type { PrinterStatus } from '../../src/printers/status';
+import { PrinterError } from '../../src/printers/transport';
+import { assertNever } from '../../src/layout/scene';
+import type {
+  DiscoveredPrinterView,
+  PrinterInput,
+  PrinterStatusView,
+  PrinterView,
+} from '../../src/ipc/contract';
+import { IpcError } from '../../src/ipc/errors';
+import { createTransport } from '../printers/open-transport';
+import { createProfileStore } from '../printers/profile-store';
+import { discoverPrinters } from '../printers/discovery';
+import { jsonFile } from './json-file';
+
+export interface AppPrinters {
+  list(): Promise<PrinterView[]>;
+  get(id: string): Promise<PrinterView>;
+  save(input: PrinterInput): Promise<PrinterView>;
+  remove(id: string): Promise<boolean>;
+  /** Adds the printers of a `--printers` file that are not configured yet (matched by URI). */
+  preconfigure(printers: readonly ConfiguredPrinter[]): Promise<void>;
+  status(id: string, busy?: PrinterStatusView): Promise<PrinterStatusView>;
+  /** The dpi to render for: the profile's, else asked from the printer (and saved as detected), else 203. */
+  dpiFor(printer: PrinterView): Promise<number>;
+  profile(printer: PrinterView): Promise<PrinterProfile | undefined>;
+  discover(): Promise<{ found: DiscoveredPrinterView[]; problems: string[] }>;
+}
+
+export const DEFAULT_DPI = 203;
+
+export function describeUri(uri: PrinterUri): string {
+  switch (uri.scheme) {
+    case 'tcp':
+      return `Network ${uri.host}:${uri.port}`;
+    case 'usb':
+      return `USB ${uri.vendorId.toString(16).padStart(4, '0')}:${uri.productId.toString(16).padStart(4, '0')}`;
+    case 'serial':
+      return `Serial ${uri.path} at ${uri.baudRate} baud`;
+    case 'cups':
+      return `OS queue ${uri.queue}`;
+    case 'file':
+      return `File ${uri.path}`;
+    default:
+      return assertNever(uri, 'printer URI');
+  }
+}
+
+function languageOf(uri: PrinterUri): PrinterView['language'] {
+  switch (uri.scheme) {
+    case 'tcp':
+    case 'usb':
+    case 'serial':
+      return 'zpl';
+    case 'file':
+      return uri.path.toLowerCase().endsWith('.pdf') ? 'pdf' : 'zpl';
+    case 'cups':
+      // An OS queue gets PDF: the system driver turns it into whatever the printer speaks.
+      return 'pdf';
+    default:
+      return assertNever(uri, 'printer URI');
+  }
+}
+
+/** A sentence for the status pill's tooltip and the banner. */
+export function statusMessage(status: PrinterStatus): string {
+  switch (status.state) {
+    case 'ready':
+      return 'Ready';
+    case 'paper-out':
+      return 'Paper out: load labels, then close the head';
+    case 'head-open':
+      return 'Print head open: close it to print';
+    case 'paused':
+      return 'Paused: press the pause button on the printer';
+    case 'ribbon-out':
+      return 'Ribbon out: load a ribbon';
+    case 'buffer-full':
+      return 'Busy: the printer’s buffer is full';
+    case 'offline':
+      return `Offline: ${status.reasons[0] ?? 'no answer'}`;
+    case 'unknown':
+      return `Needs attention: ${status.reasons.join(', ') || 'unknown state'}`;
+    default:
+      return assertNever(status.state, 'printer state');
+  }
+}
+
+export function appPrinters(dataDir: string): AppPrinters {
+  const file = jsonFile(join(dataDir, 'printers.json'), PrintersFileSchema, []);
+  const profiles = createProfileStore(dataDir);
+
+  const view = async (p: ConfiguredPrinter): Promise<PrinterView> => {
+    const uri = parsePrinterUri(p.uri);
+    const profile = await profiles.get(p.uri);
+    return {
+      id: String(p.id),
+      name: p.name,
+      uri: p.uri,
+      kind: describeUri(uri),
+      dpi: profile?.dpi ?? null,
+      language: languageOf(uri),
+    };
+  };
+
+  const find = async (id: string): Promise<ConfiguredPrinter> => {
+    const p = (await file.read()).find((x) => String(x.id) === id);
+    if (!p)
+      throw new IpcError(
+        'not-found',
+        `No printer ${id} is configured: pick one in Printers.`,
+        null,
+        'printers',
+      );
+    return p;
+  };
+
+  const saveProfile = async (uri: string, name: string, input: PrinterInput) => {
+    const current = await profiles.get(uri);
+    if (input.dpi === undefined && input.darkness === undefined && !current) return;
+    const base =
+      current ?? defaultProfile(uri, name, input.dpi ?? DEFAULT_DPI, input.dpi ? 'set' : 'detected');
+    const dpi = input.dpi ?? base.dpi;
+    const resized = dpi === base.dpi ? base : defaultProfile(uri, name, dpi, 'set');
+    await profiles.put({
+      ...resized,
+      name,
+      dpiSource: input.dpi !== undefined ? 'set' : base.dpiSource,
+      ...(input.darkness !== undefined ? { darkness: input.darkness } : {}),
+    });
+  };
+
+  return {
+    list: async () => Promise.all((await file.read()).map(view)),
+    get: async (id) => view(await find(id)),
+    async save(input) {
+      let uri: string;
+      try {
+        uri = formatPrinterUri(parsePrinterUri(input.uri));
+      } catch (e) {
+        throw new IpcError('invalid', `Printer address: ${(e as Error).message}`, 'uri');
+      }
+      let saved: ConfiguredPrinter | undefined;
+      await file.update((list) => {
+        const existing = input.id === undefined ? undefined : list.find((p) => String(p.id) === input.id);
+        if (input.id !== undefined && !existing)
+          throw new IpcError('not-found', `No printer ${input.id} is configured.`);
+        const clash = list.find((p) => p.uri === uri && p !== existing);
+        if (clash) throw new IpcError('conflict', `${clash.name} already uses ${uri}.`, 'uri');
+        saved = { id: existing?.id ?? Math.max(0, ...list.map((p) => p.id)) + 1, uri, name: input.name };
+        return existing ? list.map((p) => (p === existing ? saved! : p)) : [...list, saved];
+      });
+      await saveProfile(uri, input.name, input);
+      return view(saved!);
+    },
+    async remove(id) {
+      let removed = false;
+      await file.update((list) => {
+        const next = list.filter((p) => String(p.id) !== id);
+        removed = next.length !== list.length;
+        return next;
+      });
+      return removed;
+    },
+    async preconfigure(printers) {
+      await file.update((list) => {
+        const next = [...list];
+        for (const p of printers) {
+          if (next.some((q) => q.uri === p.uri)) continue;
+          const id = next.some((q) => q.id === p.id) ? Math.max(0, ...next.map((q) => q.id)) + 1 : p.id;
+          next.push({ ...p, id });
+        }
+        return next;
+      });
+    },
+    async status(id, busy) {
+      const printer = await find(id);
+      const checkedAt = new Date().toISOString();
+      if (busy) return busy;
+      const transport = createTransport(printer.uri);
+      if (!transport.capabilities.status) {
+        return {
+          printer: id,
+          state: 'no-status',
+          message: 'This printer cannot report its status',
+          checkedAt,
+        };
+      }
+      try {
+        await transport.open({ timeoutMs: 3000 });
+        const status = await queryStatus(transport, { timeoutMs: 2000 });
+        return { printer: id, state: status.state, message: statusMessage(status), checkedAt };
+      } catch (e) {
+        if (!(e instanceof PrinterError)) throw e;
+        return { printer: id, state: 'offline', message: `Offline: ${e.message}`, checkedAt };
+      } finally {
+        await transport.close().catch(() => undefined);
+      }
+    },
+    profile: (printer) => profiles.get(printer.uri),
+    async dpiFor(printer) {
+      const profile = await profiles.get(printer.uri);
+      if (profile) return profile.dpi;
+      const transport = createTransport(printer.uri);
+      if (!transport.capabilities.status) return DEFAULT_DPI;
+      try {
+        await transport.open({ timeoutMs: 3000 });
+        const { dpi } = await queryDpi(transport, { timeoutMs: 2000 });
+        await profiles.put(defaultProfile(printer.uri, printer.name, dpi, 'detected'));
+        return dpi;
+      } catch (e) {
+        if (!(e instanceof PrinterError)) throw e;
+        return DEFAULT_DPI;
+      } finally {
+        await transport.close().catch(() => undefined);
+      }
+    },
+    async discover() {
+      const result = await discoverPrinters({});
+      return {
+        found: result.printers.map((p) => ({ uri: p.uri, name: p.name, source: p.kind })),
+        problems: result.problems.map((p) => `${p.source}: ${p.message}`),
+      };
+    },
+  };
+}

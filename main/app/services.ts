@@ -1,0 +1,165 @@
+/**
+ * The app's main-side services behind the IPC contract: one handler per channel (src/ipc/contract.ts), the
+ * same for the Electron shell (ipcMain) and web mode (localhost HTTP). The composition root of main/app:
+ * settings, the secret, templates, the hosted/local connection, rendering, printers and print jobs.
+ */
+import { join } from 'node:path';
+import { captureTemplate } from '../../src/api/capture';
+import type { ConfiguredPrinter } from '../../src/printers/printers-file';
+import { nodeRenderPorts } from '../../src/node/render-ports';
+import type { RenderPorts } from '../../src/engine/render';
+import type { AppEvent, AppInfo, Handlers, PrinterStatusView } from '../../src/ipc/contract';
+import { IpcError } from '../../src/ipc/errors';
+import { appSettings } from './settings';
+import { fileSecretStore, type SecretCipher } from './secret-store';
+import { appTemplates } from './templates';
+import { createConnection } from './connection';
+import { createRendering } from './rendering';
+import { appPrinters } from './printers';
+import { createAppJobs } from './jobs';
+
+export interface AppServicesOptions {
+  dataDir: string;
+  shell: AppInfo['shell'];
+  version: string;
+  /** How the hosted API secret is protected at rest (Electron: safeStorage). */
+  cipher: SecretCipher;
+  /** Printers to add at start (`--printers FILE`). */
+  printers?: readonly ConfiguredPrinter[];
+  fetch?: typeof fetch;
+  /** For messages that are not errors of a request (a print tally that cannot be saved). */
+  warn?: (message: string) => void;
+}
+
+export interface AppServices {
+  handlers: Handlers;
+  /** Subscribes to pushed events; returns the unsubscribe. */
+  onEvent(listener: (event: AppEvent) => void): () => void;
+  close(): Promise<void>;
+}
+
+export async function createAppServices(options: AppServicesOptions): Promise<AppServices> {
+  const { dataDir } = options;
+  const listeners = new Set<(event: AppEvent) => void>();
+  const emit = (event: AppEvent) => {
+    for (const l of listeners) l(event);
+  };
+
+  let ports: RenderPorts | undefined;
+  // Fonts load on first use, then stay: one parsed font set per process.
+  const getPorts = () => (ports ??= nodeRenderPorts({ baseDir: dataDir }));
+
+  const secret = fileSecretStore(join(dataDir, 'api-secret.bin'), options.cipher);
+  const settings = appSettings(dataDir, secret);
+  const templates = appTemplates(dataDir);
+  const printers = appPrinters(dataDir);
+  if (options.printers?.length) await printers.preconfigure(options.printers);
+  const connection = await createConnection({
+    dataDir,
+    store: templates.store,
+    ports: getPorts,
+    settings: () => settings.get(),
+    secret,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    onChange: (status) => emit({ kind: 'connection', status }),
+    ...(options.warn ? { warn: options.warn } : {}),
+  });
+  const rendering = createRendering({ templates, printers, connection, ports: getPorts });
+  const jobs = createAppJobs({ dataDir, templates, printers, rendering, emit });
+
+  const printerOrUndefined = async (id: string | undefined) =>
+    id === undefined ? undefined : printers.get(id);
+  const lastStatus = new Map<string, PrinterStatusView>();
+
+  const handlers: Handlers = {
+    'app.info': async () => ({ version: options.version, shell: options.shell, platform: process.platform }),
+    'settings.get': () => settings.get(),
+    'settings.update': async (patch) => {
+      const view = await settings.update(patch);
+      emit({ kind: 'connection', status: await connection.status() });
+      return view;
+    },
+    'connection.status': () => connection.status(),
+    'connection.test': () => connection.test(),
+
+    'templates.list': async () => templates.list((await settings.get()).recentTemplates),
+    'templates.get': ({ ref }) => templates.detail(ref),
+    'templates.import': ({ fileName, text }) => templates.importFile(fileName, text),
+    'templates.capture': async ({ name, fields }) => {
+      const backend = await connection.hostedOnly();
+      if (!backend) {
+        throw new IpcError(
+          'invalid',
+          'Capturing needs the hosted API: set it up in Settings first.',
+          null,
+          'settings',
+        );
+      }
+      const result = await connection.track(() =>
+        captureTemplate({
+          backend,
+          templateName: name,
+          fields: fields.map((f) => ({
+            name: f.name,
+            ...(f.label ? { label: f.label } : {}),
+            ...(f.digits ? { digits: true } : {}),
+          })),
+        }),
+      );
+      return {
+        summary: await templates.saveCaptured(result.template),
+        notes: result.notes.map((n) => n.message),
+      };
+    },
+
+    'preview.scene': ({ ref, values }) => rendering.preview(ref, values),
+    'preview.raster': async ({ ref, values, printer }) =>
+      rendering.raster(ref, values, await printerOrUndefined(printer)),
+    'output.export': async ({ ref, values, copies, format, printer }) =>
+      rendering.export(ref, values, copies, format, await printerOrUndefined(printer)),
+    'print.submit': async ({ ref, values, copies, printer }) => {
+      const job = await jobs.print(ref, values, copies, await printers.get(printer));
+      await settings.touchTemplate(ref);
+      return { job };
+    },
+
+    'printers.list': () => printers.list(),
+    'printers.status': async ({ printer }) => {
+      const status = await printers.status(printer, jobs.printerStatus(printer));
+      const before = lastStatus.get(printer);
+      lastStatus.set(printer, status);
+      if (before?.state !== status.state) emit({ kind: 'printer-status', status });
+      return status;
+    },
+    'printers.save': (input) => printers.save(input),
+    'printers.remove': async ({ id }) => ({ removed: await printers.remove(id) }),
+    'printers.discover': () => printers.discover(),
+
+    'batch.plan': (input) => jobs.planBatch(input),
+    'batch.start': async ({ printer, skipInvalid, ...input }) =>
+      jobs.startBatch(input, await printers.get(printer), skipInvalid),
+
+    'jobs.list': (filter) => jobs.list(filter),
+    'jobs.get': ({ id }) => jobs.get(id),
+    'jobs.pause': ({ id }) => jobs.pause(id),
+    'jobs.resume': ({ id }) => jobs.resume(id),
+    'jobs.cancel': ({ id }) => jobs.cancel(id),
+    'jobs.reprint': async ({ id, labels }) => ({ job: await jobs.reprint(id, labels) }),
+  };
+
+  // Jobs a previous run left unfinished continue at start (their printers may print again).
+  jobs.resumeUnfinished();
+
+  return {
+    handlers,
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      listeners.clear();
+      await jobs.close();
+      await connection.close();
+    },
+  };
+}

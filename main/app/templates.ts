@@ -1,0 +1,130 @@
+/**
+ * The app's templates: bundled with the app, the user's folder (`<data dir>/templates`, where imported files
+ * go) and captured from the hosted API (`<data dir>/captured`, the same folder `labeldesk capture` and the
+ * CLI's offline fallback use). Every lookup re-reads the folders, so a file edited outside the app applies to
+ * the next preview.
+ */
+import { join } from 'node:path';
+import { writeFileAtomic } from '../../src/engine/server/atomic-file';
+import { bundledTemplatesDir } from '../../src/node/assets';
+import { folderStore, layeredStore } from '../../src/node/template-store';
+import { parseTemplateText } from '../../src/template/parse';
+import { REFERENCE_ATTRIBUTES } from '../../src/template/elements';
+import { referencedFields } from '../../src/template/refs';
+import type { Template } from '../../src/template/schema';
+import { findTemplate, type TemplateEntry, type TemplateStore } from '../../src/template/store';
+import type {
+  BrokenTemplateView,
+  TemplateDetail,
+  TemplateRef,
+  TemplateSource,
+  TemplateSummary,
+} from '../../src/ipc/contract';
+
+export interface AppTemplates {
+  /** All three sources, later ones overriding earlier by name (what the local engine and fallback use). */
+  readonly store: TemplateStore;
+  list(
+    recent: readonly TemplateRef[],
+  ): Promise<{ templates: TemplateSummary[]; broken: BrokenTemplateView[] }>;
+  get(ref: TemplateRef): Promise<TemplateEntry>;
+  detail(ref: TemplateRef): Promise<TemplateDetail>;
+  /** Checks a template file's text and saves it in the user's folder under its name. */
+  importFile(fileName: string, text: string): Promise<TemplateSummary>;
+  /** Saves a captured template (replacing an older capture of the same name). */
+  saveCaptured(template: Template): Promise<TemplateSummary>;
+}
+
+export function templateFolders(dataDir: string) {
+  return { user: join(dataDir, 'templates'), captured: join(dataDir, 'captured') };
+}
+
+const sameRef = (a: TemplateRef, b: TemplateRef) => a.source === b.source && a.name === b.name;
+
+export function summarize(entry: TemplateEntry, recent: readonly TemplateRef[] = []): TemplateSummary {
+  const { template } = entry;
+  const ref = { source: entry.origin, name: template.name };
+  return {
+    ref,
+    description: template.description ?? '',
+    size: `${template.stage.width} × ${template.stage.height} ${template.stage.unit}`,
+    fieldCount: template.fields.length,
+    recent: recent.some((r) => sameRef(r, ref)),
+  };
+}
+
+/** Element index → the fields its values reference (the preview focuses them on click). */
+export function elementFields(template: Template): Record<number, string[]> {
+  const out: Record<number, string[]> = {};
+  template.elements.forEach((element, i) => {
+    const names = new Set<string>();
+    for (const attr of REFERENCE_ATTRIBUTES[element.type] ?? []) {
+      const value = (element as Record<string, unknown>)[attr];
+      if (typeof value === 'string') for (const name of referencedFields(value)) names.add(name);
+    }
+    if (names.size) out[i] = [...names];
+  });
+  return out;
+}
+
+export function appTemplates(dataDir: string): AppTemplates {
+  const folders = templateFolders(dataDir);
+  const stores: Record<TemplateSource, TemplateStore> = {
+    bundled: folderStore(bundledTemplatesDir(), 'bundled'),
+    user: folderStore(folders.user, 'user'),
+    captured: folderStore(folders.captured, 'captured'),
+  };
+  const store = layeredStore([stores.bundled, stores.captured, stores.user]);
+
+  const get = async (ref: TemplateRef): Promise<TemplateEntry> =>
+    findTemplate(await stores[ref.source].list(), ref.name);
+
+  const save = async (
+    folder: string,
+    template: Template,
+    origin: TemplateSource,
+  ): Promise<TemplateSummary> => {
+    await writeFileAtomic(
+      join(folder, `${template.name}.json`),
+      `${JSON.stringify(template, null, 2)}\n`,
+      0o644,
+    );
+    return summarize({ template, origin });
+  };
+
+  return {
+    store,
+    get,
+    async list(recent) {
+      const listings = await Promise.all(
+        (['bundled', 'user', 'captured'] as const).map(async (source) => ({
+          source,
+          listing: await stores[source].list(),
+        })),
+      );
+      const templates = listings.flatMap(({ listing }) => listing.templates.map((e) => summarize(e, recent)));
+      const broken = listings.flatMap(({ source, listing }) =>
+        listing.broken.map((b) => ({
+          file: b.file,
+          source,
+          problems: b.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)),
+        })),
+      );
+      const rank = (t: TemplateSummary) => {
+        const i = recent.findIndex((r) => sameRef(r, t.ref));
+        return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+      };
+      templates.sort((a, b) => rank(a) - rank(b) || a.ref.name.localeCompare(b.ref.name));
+      return { templates, broken };
+    },
+    async detail(ref) {
+      const entry = await get(ref);
+      return { ref, template: entry.template, elementFields: elementFields(entry.template) };
+    },
+    async importFile(fileName, text) {
+      // Throws TemplateValidationError naming the file, every path and problem (shown to the user as is).
+      return save(folders.user, parseTemplateText(text, fileName), 'user');
+    },
+    saveCaptured: (template) => save(folders.captured, template, 'captured'),
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The Electron main process: one window, hardened, over the same services web mode serves (main/app).
+ * Kept thin on purpose: Electron cannot run in CI here, so everything it does beyond wiring is in main/app
+ * and tested there.
+ *
+ * Security (STYLE.md §9): contextIsolation, sandbox, no nodeIntegration, a strict CSP (index.html's meta tag,
+ * and the same header on every response), window.open denied, navigation and new webviews blocked, every
+ * permission request refused, IPC only from our own page (sender frame checked) and every payload parsed by
+ * the contract. The hosted API secret is encrypted with safeStorage and never sent to the renderer.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { isChannelName } from '../../src/ipc/contract';
+import { IpcError, parseRequest, toIpcErrorBody } from '../../src/ipc/errors';
+import type { IpcEnvelope } from '../../src/ipc/bridge';
+import { packageRoot } from '../../src/node/assets';
+import { parseAppOptions, AppOptionError } from '../app/options';
+import { createAppServices, type AppServices } from '../app/services';
+import type { SecretCipher } from '../app/secret-store';
+import { EVENT_CHANNEL, INVOKE_CHANNEL } from './channels';
+
+const CSP =
+  "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; " +
+  "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-src 'self' blob:; form-action 'none'";
+
+const safeStorageCipher: SecretCipher = {
+  kind: 'electron-safe-storage',
+  encrypt(plain) {
+    if (!safeStorage.isEncryptionAvailable()) {
+      throw new IpcError(
+        'internal',
+        'This system offers no secure storage for the API secret (no keychain).',
+      );
+    }
+    return safeStorage.encryptString(plain);
+  },
+  decrypt: (data) => safeStorage.decryptString(Buffer.from(data)),
+};
+
+function rendererIndex(): string {
+  return join(packageRoot(), 'dist', 'renderer', 'index.html');
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    minWidth: 960,
+    minHeight: 640,
+    title: 'LabelDesk',
+    show: false,
+    backgroundColor: '#f4f5f7',
+    webPreferences: {
+      preload: join(packageRoot(), 'dist', 'electron', 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    // Links to the web (help, the hosted service) open in the user's browser, never in the app.
+    if (/^https:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  win.webContents.on('will-navigate', (event) => event.preventDefault());
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  void win.loadFile(rendererIndex());
+  return win;
+}
+
+function fromOurPage(event: IpcMainInvokeEvent, win: BrowserWindow | undefined): boolean {
+  const frameUrl = event.senderFrame?.url ?? '';
+  return (
+    !!win && event.sender === win.webContents && frameUrl.startsWith(pathToFileURL(rendererIndex()).href)
+  );
+}
+
+async function start(): Promise<void> {
+  const args = process.argv.slice(app.isPackaged ? 1 : 2).filter((a) => a !== '.');
+  let options;
+  try {
+    options = await parseAppOptions(args, process.env);
+  } catch (e) {
+    if (e instanceof AppOptionError) {
+      process.stderr.write(`LabelDesk: ${e.message}\n`);
+      app.exit(2);
+      return;
+    }
+    throw e;
+  }
+  const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+  const services: AppServices = await createAppServices({
+    dataDir: options.dataDir,
+    shell: 'electron',
+    version: pkg.version,
+    cipher: safeStorageCipher,
+    printers: options.printers,
+    warn: (message) => process.stderr.write(`LabelDesk: ${message}\n`),
+  });
+
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
+  });
+
+  let win: BrowserWindow | undefined = createWindow();
+  win.on('closed', () => (win = undefined));
+
+  ipcMain.handle(INVOKE_CHANNEL, async (event, channel: unknown, payload: unknown): Promise<IpcEnvelope> => {
+    try {
+      if (!fromOurPage(event, win)) throw new IpcError('bad-request', 'Refused: not LabelDesk’s own page.');
+      if (!isChannelName(channel)) throw new IpcError('bad-request', `No channel "${String(channel)}".`);
+      const handler = services.handlers[channel] as (request: unknown) => Promise<unknown>;
+      return { ok: true, result: await handler(parseRequest(channel, payload)) };
+    } catch (e) {
+      return { ok: false, error: toIpcErrorBody(e) };
+    }
+  });
+  services.onEvent((event) => win?.webContents.send(EVENT_CHANNEL, event));
+
+  app.on('second-instance', () => {
+    if (!win) return;
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  });
+  app.on('activate', () => {
+    if (!win) win = createWindow();
+  });
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('before-quit', () => void services.close());
+}
+
+app.enableSandbox();
+// One LabelDesk per user: two would print the same job queue to the same printers.
+if (!app.requestSingleInstanceLock()) app.quit();
+else void app.whenReady().then(start);
