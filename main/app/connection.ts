@@ -23,7 +23,7 @@ import type {
   SettingsView,
   TemplateSource,
 } from '../../src/ipc/contract';
-import { toIpcErrorBody } from '../../src/ipc/errors';
+import { toIpcErrorBody } from './error-body';
 import type { SecretStore } from './secret-store';
 
 export interface ConnectionOptions {

@@ -16,7 +16,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { isChannelName } from '../../src/ipc/contract';
-import { IpcError, parseRequest, toIpcErrorBody } from '../../src/ipc/errors';
+import { IpcError, parseRequest } from '../../src/ipc/errors';
+import { toIpcErrorBody } from './error-body';
 import { WEB_EVENTS_PATH, WEB_IPC_PATH, WEB_TOKEN_HEADER, WEB_TOKEN_PARAM } from '../../src/ipc/http-client';
 import type { AppServices } from './services';
 

@@ -206,6 +206,8 @@ export interface BatchPlanView {
   columns: string[];
   /** CSV column → field actually used (explicit mapping, else matched by name). */
   mapping: Record<string, string>;
+  /** The column read as copies per row, if any. */
+  copiesColumn: string | null;
   /** Template fields no column feeds (they print their placeholder). */
   unmappedFields: string[];
   rows: number;
@@ -214,7 +216,8 @@ export interface BatchPlanView {
   problems: BatchProblemView[];
 }
 
-export type JobStateView = 'queued' | 'printing' | 'paused' | 'done' | 'cancelled' | 'failed';
+/** `paused`: the printer needs attention (resumes by itself); `held`: a person paused it. */
+export type JobStateView = 'queued' | 'printing' | 'paused' | 'held' | 'done' | 'cancelled' | 'failed';
 export type LabelStateView = 'pending' | 'sending' | 'sent' | 'confirmed' | 'failed';
 
 export interface JobView {
@@ -244,7 +247,7 @@ export interface LabelView {
 
 /** Pushed from main: the renderer refreshes what it shows. */
 export type AppEvent =
-  | { kind: 'job'; job: JobView; etaSeconds: number | null }
+  | { kind: 'job'; job: JobView; etaSeconds: number | null; message: string | null }
   | { kind: 'printer-status'; status: PrinterStatusView }
   | { kind: 'connection'; status: ConnectionStatus };
 
