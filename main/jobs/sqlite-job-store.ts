@@ -3,11 +3,17 @@
  * synchronous statement or transaction in WAL mode with `synchronous = FULL`, so it is on disk when the call
  * returns: a process killed at any moment leaves the last completed transition, never half of one. Rows are
  * validated with the zod schemas of src/jobs/model.ts when read.
+ *
+ * A label whose payload is the empty string is not rendered yet (jobs rendered in chunks as they print, see
+ * `createDeferredJob`); a payload, once stored, is never rewritten, so every resend is byte-identical. The same
+ * database holds the counters (sqlite-counters.ts) and the audit log (sqlite-audit-log.ts), which share its
+ * connection (`db`) so a counter reservation commits in the transaction that creates its job.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import {
+  JOB_STATES,
   jobSchema,
   jobSpecSchema,
   labelSchema,
@@ -19,6 +25,7 @@ import {
   type LabelCounts,
 } from '../../src/jobs/model';
 import { JobNotFound, type JobStore, type LabelUpdate } from '../../src/jobs/store';
+import { z } from 'zod';
 
 export const JOBS_FILE_NAME = 'jobs.sqlite';
 
@@ -76,8 +83,52 @@ export interface SqliteJobStoreOptions {
   isAlive?: (pid: number) => boolean;
 }
 
+/** A job without its template and rows: what lists show. */
+export interface JobSummary {
+  id: number;
+  state: JobState;
+  reason: string | null;
+  printer: string;
+  templateName: string;
+  rowCount: number;
+  copies: number;
+  dpi: number;
+  labelCount: number;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+  /** The job this one reprints, if it is a reprint. */
+  reprintOf: number | null;
+}
+
+export interface JobFilter {
+  id?: number;
+  state?: JobState;
+  printer?: string;
+  templateName?: string;
+  /** Case-insensitive text anywhere in the job (template name, printer, user, reason, row values). */
+  text?: string;
+  /** Newest first; default 1000. */
+  limit?: number;
+}
+
 export type SqliteJobStore = JobStore & {
   readonly path: string;
+  /** The connection, shared by the counters and the audit log so they join this store's transactions. */
+  readonly db: Database.Database;
+  /**
+   * Creates a job of `labelCount` labels whose payloads are rendered later (`putPayloads`), in one transaction
+   * that also runs `makeSpec` (so whatever it writes, a counter reservation, commits with the job or not at all).
+   */
+  createDeferredJob(labelCount: number, makeSpec: () => JobSpec): Job;
+  /** Whether label `labelNumber` has its payload stored. */
+  hasPayload(jobId: number, labelNumber: number): boolean;
+  /** Stores payloads from label `firstNumber` on, in one transaction; labels already rendered keep theirs. */
+  putPayloads(jobId: number, firstNumber: number, payloads: readonly string[]): void;
+  /** Job summaries, newest first, filtered. */
+  summaries(filter?: JobFilter): JobSummary[];
+  /** Numbers of the labels flagged as possibly printed twice. */
+  possibleDuplicates(jobId: number): number[];
   /**
    * Claims `printer` for this process so two LabelDesk processes (a `jobs resume` next to a running
    * `jobs add`) never feed one printer at once. A claim whose process has died (killed, crashed) is taken
@@ -108,16 +159,37 @@ export function openSqliteJobStore(dataDir: string, options: SqliteJobStoreOptio
   db.exec(SCHEMA);
   const now = options.now ?? (() => new Date().toISOString());
 
-  const toJob = (row: JobRow): Job =>
-    jobSchema.parse({
-      ...jobSpecSchema.parse(JSON.parse(row.spec)),
+  // A job's spec never changes after creation, and may hold 10,000 rows: parse it once per job, not on every
+  // state read of the worker (callers must not mutate what they get).
+  const specs = new Map<number, JobSpec>();
+  const specOf = (row: JobRow): JobSpec => {
+    let spec = specs.get(row.id);
+    if (!spec) {
+      spec = jobSpecSchema.parse(JSON.parse(row.spec));
+      if (specs.size >= 8) specs.delete(specs.keys().next().value as number);
+      specs.set(row.id, spec);
+    }
+    return spec;
+  };
+  const jobStateSchema = jobSchema.pick({
+    id: true,
+    state: true,
+    reason: true,
+    labelCount: true,
+    createdAt: true,
+    updatedAt: true,
+  });
+  const toJob = (row: JobRow): Job => ({
+    ...specOf(row),
+    ...jobStateSchema.parse({
       id: row.id,
       state: row.state,
       reason: row.reason,
       labelCount: row.label_count,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
-    });
+    }),
+  });
   const toLabel = (row: LabelRow): Label =>
     labelSchema.parse({
       jobId: row.job_id,
@@ -140,8 +212,18 @@ export function openSqliteJobStore(dataDir: string, options: SqliteJobStoreOptio
     job: db.prepare<[number], JobRow>('SELECT * FROM jobs WHERE id = ?'),
     jobs: db.prepare<[], JobRow>('SELECT * FROM jobs ORDER BY id DESC'),
     unfinished: db.prepare<[], JobRow>(
-      `SELECT * FROM jobs WHERE state IN ('queued', 'printing', 'paused') ORDER BY id`,
+      `SELECT * FROM jobs WHERE state IN ('queued', 'printing', 'paused', 'held') ORDER BY id`,
     ),
+    insertBlankLabel: db.prepare(
+      `INSERT INTO labels (job_id, number, state, payload, updated_at) VALUES (?, ?, 'pending', '', ?)`,
+    ),
+    hasPayload: db.prepare<[number, number], { n: number }>(
+      `SELECT COUNT(*) AS n FROM labels WHERE job_id = ? AND number = ? AND payload <> ''`,
+    ),
+    duplicates: db.prepare<[number], { number: number }>(
+      'SELECT number FROM labels WHERE job_id = ? AND possible_duplicate = 1 ORDER BY number',
+    ),
+    putPayload: db.prepare(`UPDATE labels SET payload = ? WHERE job_id = ? AND number = ? AND payload = ''`),
     setJob: db.prepare('UPDATE jobs SET state = ?, reason = ?, updated_at = ? WHERE id = ?'),
     labels: db.prepare<[number], LabelRow>(
       `SELECT ${labelColumns} FROM labels WHERE job_id = ? ORDER BY number`,
@@ -183,6 +265,66 @@ export function openSqliteJobStore(dataDir: string, options: SqliteJobStoreOptio
     return id;
   });
 
+  const createDeferred = db.transaction((labelCount: number, makeSpec: () => JobSpec): number => {
+    const spec = jobSpecSchema.parse(makeSpec());
+    const at = now();
+    const id = Number(q.insertJob.run(JSON.stringify(spec), at, at).lastInsertRowid);
+    for (let n = 1; n <= labelCount; n++) q.insertBlankLabel.run(id, n, at);
+    q.setCount.run(labelCount, id);
+    return id;
+  });
+  const putPayloads = db.transaction((jobId: number, first: number, payloads: readonly string[]) => {
+    payloads.forEach((payload, i) => q.putPayload.run(payload, jobId, first + i));
+  });
+
+  const summaryColumns = `id, state, reason, label_count, created_at, updated_at,
+    json_extract(spec, '$.printer') AS printer, json_extract(spec, '$.templateName') AS template_name,
+    json_array_length(spec, '$.rows') AS row_count, json_extract(spec, '$.copies') AS copies,
+    json_extract(spec, '$.dpi') AS dpi, json_extract(spec, '$.createdBy') AS created_by,
+    json_extract(spec, '$.reprintOf.jobId') AS reprint_of`;
+  const summaries = (filter: JobFilter = {}): JobSummary[] => {
+    const where: string[] = [];
+    const args: (string | number)[] = [];
+    if (filter.id !== undefined) {
+      where.push('id = ?');
+      args.push(filter.id);
+    }
+    if (filter.state !== undefined) {
+      where.push('state = ?');
+      args.push(filter.state);
+    }
+    if (filter.printer !== undefined) {
+      where.push(`json_extract(spec, '$.printer') = ?`);
+      args.push(filter.printer);
+    }
+    if (filter.templateName !== undefined) {
+      where.push(`json_extract(spec, '$.templateName') = ?`);
+      args.push(filter.templateName);
+    }
+    if (filter.text) {
+      where.push(`(instr(lower(spec), lower(?)) > 0 OR instr(lower(coalesce(reason, '')), lower(?)) > 0)`);
+      args.push(filter.text, filter.text);
+    }
+    const sql = `SELECT ${summaryColumns} FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+      ORDER BY id DESC LIMIT ?`;
+    const rows = db.prepare(sql).all(...args, filter.limit ?? 1000) as Record<string, unknown>[];
+    return rows.map((r) => ({
+      id: Number(r.id),
+      state: z.enum(JOB_STATES).parse(r.state),
+      reason: (r.reason as string | null) ?? null,
+      printer: String(r.printer),
+      templateName: String(r.template_name),
+      rowCount: Number(r.row_count),
+      copies: Number(r.copies),
+      dpi: Number(r.dpi),
+      labelCount: Number(r.label_count),
+      createdBy: String(r.created_by),
+      createdAt: String(r.created_at),
+      updatedAt: String(r.updated_at),
+      reprintOf: r.reprint_of === null || r.reprint_of === undefined ? null : Number(r.reprint_of),
+    }));
+  };
+
   const pid = options.pid ?? process.pid;
   const isAlive = options.isAlive ?? processAlive;
   const claim = db.transaction((printer: string): boolean => {
@@ -194,6 +336,12 @@ export function openSqliteJobStore(dataDir: string, options: SqliteJobStoreOptio
 
   return {
     path,
+    db,
+    createDeferredJob: (labelCount, makeSpec) => mustJob(createDeferred.immediate(labelCount, makeSpec)),
+    hasPayload: (jobId, labelNumber) => (q.hasPayload.get(jobId, labelNumber)?.n ?? 0) > 0,
+    putPayloads: (jobId, first, payloads) => putPayloads.immediate(jobId, first, payloads),
+    summaries,
+    possibleDuplicates: (jobId) => q.duplicates.all(jobId).map((r) => r.number),
     claimPrinter: (printer) =>
       claim.immediate(printer) ? () => void q.dropClaim.run(printer, pid) : undefined,
     createJob: (spec, render) => mustJob(create(spec, render)),
@@ -212,6 +360,8 @@ export function openSqliteJobStore(dataDir: string, options: SqliteJobStoreOptio
     payload(jobId, labelNumber) {
       const row = q.payload.get(jobId, labelNumber);
       if (!row) throw new JobNotFound(`no label ${labelNumber} in job ${jobId}`);
+      if (row.payload === '')
+        throw new JobNotFound(`label ${labelNumber} of job ${jobId} is not rendered yet`);
       return row.payload;
     },
     setLabelState(jobId: number, labelNumber: number, update: LabelUpdate): Label {

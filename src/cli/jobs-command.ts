@@ -1,26 +1,25 @@
 /**
- * `labeldesk jobs add|list|show|resume|cancel`: print jobs tracked label by label in the data directory's
- * `jobs.sqlite`, so a batch survives paper out, a pulled cable or a killed process (src/jobs/worker.ts says
- * what is guaranteed per transport). `jobs resume` continues every unfinished job and names, by label number,
- * each label that may have printed twice.
+ * `labeldesk jobs add|list|show|labels|resume|pause|cancel|reprint|audit`: print jobs tracked label by label in
+ * the data directory's `jobs.sqlite`, so a batch survives paper out, a pulled cable or a killed process
+ * (src/jobs/worker.ts says what is guaranteed per transport). A thin face over the job service
+ * (main/jobs/job-service.ts), which the desktop app uses too. `jobs resume` continues every interrupted job
+ * and names, by label number, each label that may have printed twice.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { checkApiData, resolve } from '../resolve/resolve';
-import { renderZplLabels } from '../engine/render';
-import { nodeRenderPorts } from '../node/render-ports';
 import { defaultDataDir } from '../engine/server/data-dir';
-import { PrinterError, type PrinterTransport } from '../printers/transport';
-import { queryDpi } from '../printers/query';
-import { defaultPrintWidthDots, zplJobSettings } from '../printers/profiles';
-import { formatPrinterUri } from '../printers/uri';
+import { BatchError } from '../jobs/batch';
+import { formatEta, type JobServiceEvent } from '../jobs/events';
+import { JOB_STATES, type JobState } from '../jobs/model';
+import { JobNotFound } from '../jobs/store';
+import { formatPrinterUri, PrinterUriError } from '../printers/uri';
+import { checkApiData } from '../resolve/resolve';
+import {
+  JobRequestError,
+  openJobService,
+  type JobDetail,
+  type JobService,
+  type JobServiceOptions,
+} from '../../main/jobs/job-service';
 import { dpiOption, printerOption } from './printer-args';
-import { tagLabel, type Job } from '../jobs/model';
-import type { JobStore } from '../jobs/store';
-import { type JobEvent, type WorkerDeps } from '../jobs/worker';
-import { resumeAllJobs, runPrinterQueue } from '../jobs/queue';
-import { createTransport } from '../../main/printers/open-transport';
-import { createProfileStore } from '../../main/printers/profile-store';
-import { openSqliteJobStore, type SqliteJobStore } from '../../main/jobs/sqlite-job-store';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
 import {
   loadTemplateEntry,
@@ -30,77 +29,113 @@ import {
   warnAboutValues,
 } from './template-commands';
 
-export const JOBS_HELP = `Usage: labeldesk jobs <add|list|show|resume|cancel> [options]
+export const JOBS_HELP = `Usage: labeldesk jobs <add|list|show|labels|resume|pause|cancel|reprint|audit> [options]
 
   jobs add --printer URI --template NAME|FILE [--data JSON] [--amount N] [--dpi N] [--by NAME] [--detach]
                          render the labels (ZPL), store the job, and print it label by label
-  jobs list              every job with its state and label counts
+  jobs list [--state S] [--printer URI] [--template NAME] [--text T]
+                         jobs, newest first, with their state and label counts
   jobs show ID           one job: state, reason, counts, possible duplicates by label number
-  jobs resume [ID]       continue every unfinished job (or one), one job at a time per printer
-  jobs cancel ID         stop a job; labels not yet sent stay unprinted
+  jobs labels ID         every label of a job: state, attempts, CSV row, counter values
+  jobs resume [ID]       continue every interrupted job (or one, also one paused with Ctrl+C or jobs pause)
+  jobs pause ID          hold a job after the label in flight (jobs resume ID continues it)
+  jobs cancel ID         stop a job; labels not yet sent stay unprinted (counter numbers are not reused)
+  jobs reprint ID [--labels 3,7-9]
+                         print the whole job, or the given labels, again: the same bytes, as a new job
+  jobs audit [--job ID]  the audit log: who created, printed, paused, resumed, cancelled, reprinted what
 
 Options:
   --data-dir DIR         where jobs.sqlite and printer profiles live
                          (default: $LABELDESK_DATA_DIR or the user data folder)
   --retries N            give up (job stays paused, resume later) after N failed reconnects; default: never
-  --json                 machine-readable output (list, show)
+  --by NAME              who is acting, for the job and the audit log (default: the OS user)
+  --json                 machine-readable output (list, show, labels, audit)
 `;
 
 const jobOptions = {
   'data-dir': { type: 'string' },
   json: { type: 'boolean' },
   retries: { type: 'string' },
+  by: { type: 'string' },
 } as const;
+
+type JobArgs = { 'data-dir'?: string | undefined; retries?: string | undefined; by?: string | undefined };
 
 export async function jobsCommand(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
-  switch (sub) {
-    case 'add':
-      return addCommand(rest, io);
-    case 'list':
-      return listCommand(rest, io);
-    case 'show':
-      return showCommand(rest, io);
-    case 'resume':
-      return resumeCommand(rest, io);
-    case 'cancel':
-      return cancelCommand(rest, io);
-    case undefined:
-    case '-h':
-    case '--help':
-      io.stdout(JOBS_HELP);
-      return sub === undefined ? 2 : 0;
-    default:
-      throw new UsageError(`jobs: unknown subcommand "${sub}" (add, list, show, resume, cancel)`);
-  }
-}
-
-const dataDirOf = (values: { 'data-dir'?: string | undefined }, io: CliIo): string =>
-  values['data-dir'] ?? defaultDataDir(io.env);
-
-function withStore<T>(
-  values: { 'data-dir'?: string | undefined },
-  io: CliIo,
-  f: (s: SqliteJobStore) => T,
-): T {
-  const store = openSqliteJobStore(dataDirOf(values, io));
   try {
-    return f(store);
-  } finally {
-    store.close();
+    switch (sub) {
+      case 'add':
+        return await addCommand(rest, io);
+      case 'list':
+        return await listCommand(rest, io);
+      case 'show':
+        return await showCommand(rest, io);
+      case 'labels':
+        return await labelsCommand(rest, io);
+      case 'resume':
+        return await resumeCommand(rest, io);
+      case 'pause':
+        return await pauseCommand(rest, io);
+      case 'cancel':
+        return await cancelCommand(rest, io);
+      case 'reprint':
+        return await reprintCommand(rest, io);
+      case 'audit':
+        return await auditCommand(rest, io);
+      case undefined:
+      case '-h':
+      case '--help':
+        io.stdout(JOBS_HELP);
+        return sub === undefined ? 2 : 0;
+      default:
+        throw new UsageError(
+          `jobs: unknown subcommand "${sub}" (add, list, show, labels, resume, pause, cancel, reprint, audit)`,
+        );
+    }
+  } catch (e) {
+    throw asCliError(e);
   }
 }
 
-async function withStoreAsync<T>(
-  values: { 'data-dir'?: string | undefined },
+/** The job service's user errors as one-line exit-1 messages. */
+export function asCliError(e: unknown): unknown {
+  if (
+    e instanceof JobRequestError ||
+    e instanceof JobNotFound ||
+    e instanceof BatchError ||
+    e instanceof PrinterUriError
+  ) {
+    return new CliError(e.message);
+  }
+  return e;
+}
+
+function retriesOf(raw: string | undefined): number {
+  if (raw === undefined) return Number.POSITIVE_INFINITY;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--retries: expected a whole number, got "${raw}"`);
+  return n;
+}
+
+/** Opens the job service for a command, runs `f`, and closes it. */
+export async function withJobService<T>(
+  values: JobArgs,
   io: CliIo,
-  f: (s: SqliteJobStore) => Promise<T>,
+  f: (service: JobService) => Promise<T> | T,
+  extra: Partial<JobServiceOptions> = {},
 ): Promise<T> {
-  const store = openSqliteJobStore(dataDirOf(values, io));
+  const by = values.by ?? io.env.LABELDESK_USER;
+  const service = openJobService({
+    dataDir: values['data-dir'] ?? defaultDataDir(io.env),
+    timing: { maxConnectFailures: retriesOf(values.retries) },
+    ...(by ? { user: by } : {}),
+    ...extra,
+  });
   try {
-    return await f(store);
+    return await f(service);
   } finally {
-    store.close();
+    await service.close();
   }
 }
 
@@ -113,73 +148,135 @@ function jobIdArg(positionals: string[]): number {
   return id;
 }
 
-function retriesOf(raw: string | undefined): number {
-  if (raw === undefined) return Number.POSITIVE_INFINITY;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--retries: expected a whole number, got "${raw}"`);
-  return n;
-}
-
-async function connect(printer: string): Promise<PrinterTransport> {
-  const transport = createTransport(printer);
-  try {
-    await transport.open({ timeoutMs: 10_000 });
-  } catch (e) {
-    await transport.close().catch(() => undefined);
-    throw e;
+/** `3,7-9` → [3, 7, 8, 9]. */
+export function parseLabelList(raw: string): number[] {
+  const out: number[] = [];
+  for (const part of raw.split(',')) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    if (!m) throw new UsageError(`--labels: expected numbers and ranges like 3,7-9, got "${raw}"`);
+    const from = Number(m[1]);
+    const to = m[2] === undefined ? from : Number(m[2]);
+    if (from < 1 || to < from || to - from > 100_000)
+      throw new UsageError(`--labels: bad range "${part.trim()}"`);
+    for (let n = from; n <= to; n++) out.push(n);
   }
-  return transport;
-}
-
-function workerDeps(store: SqliteJobStore, io: CliIo, retries: number): WorkerDeps {
-  return {
-    store,
-    claimPrinter: (printer) => store.claimPrinter(printer),
-    connect,
-    sleep: (ms) => sleep(ms),
-    onEvent: (e) => reportEvent(e, io),
-    timing: { maxConnectFailures: retries },
-  };
-}
-
-function reportEvent(e: JobEvent, io: CliIo): void {
-  switch (e.kind) {
-    case 'started':
-      io.stderr(`job ${e.jobId}: printing, ${e.pending} label${e.pending === 1 ? '' : 's'} to send\n`);
-      return;
-    case 'paused':
-      io.stderr(`job ${e.jobId}: paused: ${e.reason}\n`);
-      return;
-    case 'resumed':
-      io.stderr(`job ${e.jobId}: resumed\n`);
-      return;
-    case 'connection-lost':
-      io.stderr(`job ${e.jobId}: connection lost (${e.reason}); retry ${e.attempt} in ${e.retryInMs} ms\n`);
-      return;
-    case 'possible-duplicate':
-      io.stderr(`job ${e.jobId}: label ${e.labelNumber} is resent after a fault and may print twice\n`);
-      return;
-    case 'printer-busy':
-      io.stderr(`${e.printer}: another LabelDesk process is printing to it; its jobs continue there\n`);
-      return;
-    case 'confirmed':
-    case 'finished':
-      return;
-    default:
-      return ((x: never) => x)(e);
-  }
+  return [...new Set(out)].sort((a, b) => a - b);
 }
 
 /** The summary line of a job, with possible duplicates by number. */
-function summary(store: JobStore, job: Job): string {
-  const c = store.counts(job.id);
-  const dups = store
-    .labels(job.id)
-    .filter((l) => l.possibleDuplicate)
-    .map((l) => l.number);
+export function summary(job: JobDetail): string {
   const reason = job.reason ? ` (${job.reason})` : '';
+  const dups = job.possibleDuplicates;
   const dupText = dups.length ? `; possible duplicates: label ${dups.join(', ')}` : '';
-  return `job ${job.id} ${job.state}${reason}: ${c.confirmed}/${job.labelCount} confirmed${dupText}`;
+  return `job ${job.id} ${job.state}${reason}: ${job.counts.confirmed}/${job.labelCount} confirmed${dupText}`;
+}
+
+/**
+ * Progress for people on stderr: on a terminal one line rewritten in place (count and ETA); otherwise plain
+ * lines, about every 5 % so a log of a 10,000-label batch stays short. Returns the unsubscribe.
+ */
+export function reportProgress(service: JobService, io: CliIo): () => void {
+  // A real terminal: the process's own io (tests pass their own env object) on a TTY.
+  const tty = io.env === process.env && process.stderr.isTTY === true && io.env.TERM !== 'dumb';
+  let lineOpen = false;
+  const line = (text: string): void => {
+    if (lineOpen) io.stderr('\n');
+    lineOpen = false;
+    io.stderr(`${text}\n`);
+  };
+  const off = service.onEvent((e: JobServiceEvent) => {
+    switch (e.kind) {
+      case 'created':
+        return;
+      case 'started':
+        return line(`job ${e.jobId}: printing, ${e.pending} label${e.pending === 1 ? '' : 's'} to send`);
+      case 'progress': {
+        const eta = e.etaMs === null ? '' : `, about ${formatEta(e.etaMs)} left`;
+        const text = `job ${e.jobId}: ${e.done}/${e.total} labels${eta}`;
+        if (tty) {
+          io.stderr(`\r${text}\x1b[K`);
+          lineOpen = true;
+        } else if (e.done === e.total || e.done % Math.max(1, Math.ceil(e.total / 20)) === 0) {
+          line(text);
+        }
+        return;
+      }
+      case 'paused':
+        return line(`job ${e.jobId}: paused: ${e.reason}`);
+      case 'resumed':
+        return line(`job ${e.jobId}: resumed`);
+      case 'connection-lost':
+        return line(`job ${e.jobId}: connection lost (${e.reason}); retry ${e.attempt} in ${e.retryInMs} ms`);
+      case 'possible-duplicate':
+        return line(`job ${e.jobId}: label ${e.labelNumber} is resent after a fault and may print twice`);
+      case 'printer-busy':
+        return line(`${e.printer}: another LabelDesk process is printing to it; its jobs continue there`);
+      case 'error':
+        return line(`${e.printer}: the print worker stopped: ${e.message}`);
+      case 'done':
+        if (lineOpen) io.stderr('\n');
+        lineOpen = false;
+        return;
+      default:
+        return ((x: never) => x)(e);
+    }
+  });
+  return () => {
+    off();
+    if (lineOpen) io.stderr('\n');
+  };
+}
+
+/**
+ * Ctrl+C while a job prints holds it after the label in flight (the process then ends with the job paused;
+ * `jobs resume ID` continues it). A second Ctrl+C ends the process at once (still crash-safe).
+ */
+export function pauseOnInterrupt(service: JobService, io: CliIo, jobIds: () => number[]): () => void {
+  if (io.env !== process.env) return () => undefined;
+  const onSigint = (): void => {
+    process.off('SIGINT', onSigint);
+    process.once('SIGINT', () => process.exit(130));
+    for (const id of jobIds()) {
+      try {
+        service.pause(id);
+        io.stderr(`job ${id}: pausing after the label in flight; labeldesk jobs resume ${id} continues it\n`);
+      } catch (e) {
+        if (!(e instanceof JobRequestError)) throw e;
+      }
+    }
+  };
+  process.on('SIGINT', onSigint);
+  return () => process.off('SIGINT', onSigint);
+}
+
+/**
+ * Starts printing (`begin`), waits for the printers' workers with progress and Ctrl+C, then prints each job's
+ * summary line. Exit code 0 when every job is done (or cancelled), else 1.
+ */
+export async function printAndReport(
+  service: JobService,
+  io: CliIo,
+  jobIds: number[],
+  begin: () => Promise<void>,
+): Promise<number> {
+  const stopProgress = reportProgress(service, io);
+  const stopInterrupt = pauseOnInterrupt(service, io, () => jobIds);
+  try {
+    await begin();
+    await service.idle();
+  } finally {
+    stopInterrupt();
+    stopProgress();
+  }
+  let ok = true;
+  for (const id of jobIds) {
+    const job = service.getJob(id);
+    if (!job) continue;
+    io.stdout(`${summary(job)}\n`);
+    if (job.state === 'held') io.stderr(`job ${id} is paused; labeldesk jobs resume ${id} continues it\n`);
+    ok &&= job.state === 'done' || job.state === 'cancelled';
+  }
+  return ok ? 0 : 1;
 }
 
 async function addCommand(args: string[], io: CliIo): Promise<number> {
@@ -190,123 +287,136 @@ async function addCommand(args: string[], io: CliIo): Promise<number> {
     data: { type: 'string' },
     amount: { type: 'string' },
     dpi: { type: 'string' },
-    by: { type: 'string' },
     detach: { type: 'boolean' },
   });
   if (values.help) {
     io.stdout(JOBS_HELP);
     return 0;
   }
-  const printer = formatPrinterUri(printerOption(values.printer).uri);
-  const dpiArg = dpiOption(values.dpi);
-  const retries = retriesOf(values.retries);
+  const printer = printerOption(values.printer).text;
+  const dpi = dpiOption(values.dpi);
   const { template, baseDir } = await loadTemplateEntry(values, io);
-  const apiData = checkApiData(values.data === undefined ? {} : await readJsonArg('--data', values.data, io));
+  const data = checkApiData(values.data === undefined ? {} : await readJsonArg('--data', values.data, io));
   const copies = parseAmount(values.amount);
-  const markups = resolve(template, apiData, copies);
-  warnAboutValues(template, apiData, io);
-
-  const profile = await createProfileStore(dataDirOf(values, io)).get(printer);
-  let dpi = dpiArg ?? profile?.dpi;
-  if (dpi === undefined) {
-    try {
-      const transport = await connect(printer);
-      try {
-        if (transport.capabilities.status) dpi = (await queryDpi(transport)).dpi;
-      } finally {
-        await transport.close();
-      }
-    } catch (e) {
-      if (!(e instanceof PrinterError)) throw e;
-      io.stderr(`warning: ${printer}: ${e.message}; the job is stored and waits for the printer\n`);
-    }
-  }
-  if (dpi === undefined) {
-    dpi = 203;
-    io.stderr(`warning: ${printer} did not report its resolution; rendering at 203 dpi (use --dpi)\n`);
-  }
-  const settings =
-    profile && profile.dpi === dpi ? zplJobSettings(profile) : { maxWidthDots: defaultPrintWidthDots(dpi) };
-  const rendered = await renderZplLabels(markups, { dpi, ...settings }, nodeRenderPorts({ baseDir }));
-
-  return withStoreAsync(values, io, async (store) => {
-    const job = store.createJob(
-      {
-        printer,
-        format: 'zpl',
-        templateName: template.name,
-        template,
-        rows: [apiData],
-        copies,
-        dpi,
-        createdBy: values.by ?? io.env.USER ?? io.env.USERNAME ?? 'unknown',
-      },
-      (jobId) => rendered.labels.map((zpl, i) => tagLabel(zpl, jobId, i + 1)),
-    );
-    io.stdout(`job ${job.id}: ${job.labelCount} labels for ${printer}\n`);
+  warnAboutValues(template, data, io);
+  return withJobService(values, io, async (service) => {
+    const { job, warnings } = await service.addJob({
+      template,
+      baseDir,
+      printer,
+      rows: [{ data }],
+      copies,
+      ...(dpi !== undefined ? { dpi } : {}),
+      start: false,
+    });
+    for (const w of warnings) io.stderr(`warning: ${w}\n`);
+    io.stdout(`job ${job.id}: ${job.labelCount} labels for ${job.printer}\n`);
     if (values.detach) return 0;
-    await runPrinterQueue(printer, workerDeps(store, io, retries));
-    const ended = store.getJob(job.id) ?? job;
-    io.stdout(`${summary(store, ended)}\n`);
-    return ended.state === 'done' ? 0 : 1;
+    return printAndReport(service, io, [job.id], () => service.start(job.printer));
   });
 }
 
-function listCommand(args: string[], io: CliIo): number {
-  const { values } = parseOptions(args, jobOptions);
+function stateOption(raw: string | undefined): JobState | undefined {
+  if (raw === undefined) return undefined;
+  if (!(JOB_STATES as readonly string[]).includes(raw)) {
+    throw new UsageError(`--state: expected one of ${JOB_STATES.join(', ')}, got "${raw}"`);
+  }
+  return raw as JobState;
+}
+
+async function listCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseOptions(args, {
+    ...jobOptions,
+    state: { type: 'string' },
+    printer: { type: 'string' },
+    template: { type: 'string' },
+    text: { type: 'string' },
+  });
   if (values.help) {
     io.stdout(JOBS_HELP);
     return 0;
   }
-  return withStore(values, io, (store) => {
-    const jobs = store.listJobs();
+  const state = stateOption(values.state);
+  // Jobs keep printer URIs in their canonical spelling.
+  const printer =
+    values.printer === undefined ? undefined : formatPrinterUri(printerOption(values.printer).uri);
+  return withJobService(values, io, (service) => {
+    const jobs = service.listJobs({
+      ...(state ? { state } : {}),
+      ...(printer ? { printer } : {}),
+      ...(values.template ? { templateName: values.template } : {}),
+      ...(values.text ? { text: values.text } : {}),
+    });
     if (values.json) {
-      const out = jobs.map(({ template: _t, ...job }) => ({ ...job, counts: store.counts(job.id) }));
-      io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+      io.stdout(`${JSON.stringify(jobs, null, 2)}\n`);
     } else if (!jobs.length) {
       io.stdout('no jobs\n');
     } else {
       for (const job of jobs) {
-        io.stdout(`${summary(store, job)}  ${job.templateName} → ${job.printer}  ${job.createdAt}\n`);
+        const reprint = job.reprintOf === null ? '' : `  reprint of job ${job.reprintOf}`;
+        io.stdout(`${summary(job)}  ${job.templateName} → ${job.printer}  ${job.createdAt}${reprint}\n`);
       }
     }
     return 0;
   });
 }
 
-function showCommand(args: string[], io: CliIo): number {
+async function showCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseOptions(args, jobOptions, true);
   if (values.help) {
     io.stdout(JOBS_HELP);
     return 0;
   }
   const id = jobIdArg(positionals);
-  return withStore(values, io, (store) => {
-    const job = store.getJob(id);
+  return withJobService(values, io, (service) => {
+    const job = service.getJob(id);
     if (!job) throw new CliError(`no job ${id}`);
-    const counts = store.counts(id);
-    const possibleDuplicates = store
-      .labels(id)
-      .filter((l) => l.possibleDuplicate)
-      .map((l) => l.number);
     if (values.json) {
-      const { template: _t, ...rest } = job;
-      io.stdout(`${JSON.stringify({ ...rest, counts, possibleDuplicates }, null, 2)}\n`);
+      io.stdout(`${JSON.stringify(job, null, 2)}\n`);
       return 0;
     }
+    const dups = job.possibleDuplicates;
     io.stdout(
       [
         `job ${job.id}: ${job.state}${job.reason ? ` (${job.reason})` : ''}`,
-        `  printer     ${job.printer} (${job.format}, ${job.dpi} dpi)`,
-        `  template    ${job.templateName}, ${job.rows.length} row(s) × ${job.copies} copies = ${job.labelCount} labels`,
+        `  printer     ${job.printer} (zpl, ${job.dpi} dpi)`,
+        job.reprintOf === null
+          ? `  template    ${job.templateName}, ${job.rowCount} row(s) × ${job.copies} copies = ${job.labelCount} labels`
+          : `  template    ${job.templateName}, reprint of job ${job.reprintOf}: ${job.labelCount} labels`,
         `  created     ${job.createdAt} by ${job.createdBy}`,
-        `  labels      ${Object.entries(counts)
+        `  labels      ${Object.entries(job.counts)
           .map(([s, n]) => `${n} ${s}`)
           .join(', ')}`,
-        `  possible duplicates: ${possibleDuplicates.length ? `label ${possibleDuplicates.join(', ')}` : 'none'}`,
+        `  possible duplicates: ${dups.length ? `label ${dups.join(', ')}` : 'none'}`,
         '',
       ].join('\n'),
     );
+    return 0;
+  });
+}
+
+async function labelsCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseOptions(args, jobOptions, true);
+  if (values.help) {
+    io.stdout(JOBS_HELP);
+    return 0;
+  }
+  const id = jobIdArg(positionals);
+  return withJobService(values, io, (service) => {
+    const labels = service.labels(id);
+    if (values.json) {
+      io.stdout(`${JSON.stringify(labels, null, 2)}\n`);
+      return 0;
+    }
+    for (const l of labels) {
+      const row = l.row === null ? '' : `  row ${l.row}`;
+      const counters = Object.entries(l.counters)
+        .map(([k, v]) => `  ${k}=${v}`)
+        .join('');
+      const dup = l.possibleDuplicate ? '  possible duplicate' : '';
+      const of = l.reprintOf === null ? '' : `  (label ${l.reprintOf} of the original)`;
+      io.stdout(`label ${l.number}: ${l.state}, ${l.attempts} attempt(s)${row}${counters}${dup}${of}\n`);
+    }
     return 0;
   });
 }
@@ -317,40 +427,110 @@ async function resumeCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout(JOBS_HELP);
     return 0;
   }
-  const retries = retriesOf(values.retries);
-  return withStoreAsync(values, io, async (store) => {
-    const deps = workerDeps(store, io, retries);
-    let jobs: Job[];
+  return withJobService(values, io, async (service) => {
     if (positionals.length) {
       const id = jobIdArg(positionals);
-      const job = store.getJob(id);
+      const job = service.getJob(id);
       if (!job) throw new CliError(`no job ${id}`);
-      jobs = await runPrinterQueue(job.printer, deps, id);
-    } else {
-      jobs = await resumeAllJobs(deps);
+      if (job.state === 'done' || job.state === 'cancelled' || job.state === 'failed') {
+        io.stdout(`${summary(job)}\n`);
+        return job.state === 'failed' ? 1 : 0;
+      }
+      return printAndReport(service, io, [id], async () => void service.resume(id));
     }
-    if (!jobs.length) io.stdout('no unfinished jobs\n');
-    for (const job of jobs) io.stdout(`${summary(store, job)}\n`);
-    return jobs.every((j) => j.state === 'done' || j.state === 'cancelled') ? 0 : 1;
+    const unfinished = service
+      .listJobs()
+      .filter((j) => ['queued', 'printing', 'paused', 'held'].includes(j.state));
+    for (const held of unfinished.filter((j) => j.state === 'held')) {
+      io.stderr(`job ${held.id} is paused by a person; labeldesk jobs resume ${held.id} continues it\n`);
+    }
+    const ids = unfinished
+      .filter((j) => j.state !== 'held')
+      .map((j) => j.id)
+      .sort((a, b) => a - b);
+    if (!ids.length) {
+      io.stdout('no unfinished jobs\n');
+      return 0;
+    }
+    return printAndReport(service, io, ids, () => service.resumeAll());
   });
 }
 
-function cancelCommand(args: string[], io: CliIo): number {
+async function pauseCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseOptions(args, jobOptions, true);
   if (values.help) {
     io.stdout(JOBS_HELP);
     return 0;
   }
   const id = jobIdArg(positionals);
-  return withStore(values, io, (store) => {
-    const job = store.getJob(id);
+  return withJobService(values, io, (service) => {
+    io.stdout(`${summary(service.pause(id))}\n`);
+    return 0;
+  });
+}
+
+async function cancelCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseOptions(args, jobOptions, true);
+  if (values.help) {
+    io.stdout(JOBS_HELP);
+    return 0;
+  }
+  const id = jobIdArg(positionals);
+  return withJobService(values, io, (service) => {
+    const job = service.getJob(id);
     if (!job) throw new CliError(`no job ${id}`);
     if (job.state === 'done' || job.state === 'cancelled') {
       io.stdout(`job ${id} is already ${job.state}\n`);
       return 0;
     }
-    const cancelled = store.setJobState(id, 'cancelled', 'cancelled by the user');
-    io.stdout(`${summary(store, cancelled)}\n`);
+    io.stdout(`${summary(service.cancel(id))}\n`);
+    return 0;
+  });
+}
+
+async function reprintCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseOptions(
+    args,
+    { ...jobOptions, labels: { type: 'string' }, detach: { type: 'boolean' } },
+    true,
+  );
+  if (values.help) {
+    io.stdout(JOBS_HELP);
+    return 0;
+  }
+  const id = jobIdArg(positionals);
+  const labels = values.labels === undefined ? undefined : parseLabelList(values.labels);
+  return withJobService(values, io, async (service) => {
+    const job = await service.reprint(id, labels, { start: false });
+    io.stdout(
+      `job ${job.id}: reprint of job ${id}, ${job.labelCount} label${job.labelCount === 1 ? '' : 's'}\n`,
+    );
+    if (values.detach) return 0;
+    return printAndReport(service, io, [job.id], () => service.start(job.id));
+  });
+}
+
+async function auditCommand(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseOptions(args, { ...jobOptions, job: { type: 'string' } });
+  if (values.help) {
+    io.stdout(JOBS_HELP);
+    return 0;
+  }
+  const jobId = values.job === undefined ? undefined : jobIdArg([values.job]);
+  return withJobService(values, io, (service) => {
+    const entries = service.audit(jobId === undefined ? {} : { jobId });
+    if (values.json) {
+      io.stdout(`${JSON.stringify(entries, null, 2)}\n`);
+    } else if (!entries.length) {
+      io.stdout('the audit log is empty\n');
+    } else {
+      for (const e of entries) {
+        const detail = e.detail ? `  (${e.detail})` : '';
+        io.stdout(
+          `${e.at}  ${e.user}@${e.machine}  ${e.action} job ${e.jobId}  ${e.template} → ${e.printer}  ${e.labels} label(s)${detail}\n`,
+        );
+      }
+    }
     return 0;
   });
 }

@@ -23,6 +23,7 @@ import { openApiCommand } from './openapi-command';
 import { serveCommand } from './serve-command';
 import { printersCommand, statusCommand } from './printer-commands';
 import { jobsCommand } from './jobs-command';
+import { batchCommand } from './batch-command';
 
 export const VERSION = '0.1.0';
 
@@ -53,7 +54,12 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
   },
   jobs: {
     run: jobsCommand,
-    summary: 'print jobs that survive faults and crashes: add, list, show, resume, cancel',
+    summary:
+      'print jobs that survive faults and crashes: add, list, show, resume, pause, cancel, reprint, audit',
+  },
+  batch: {
+    run: batchCommand,
+    summary: 'print one label per CSV row as a job, after checking every row (labeldesk batch --help)',
   },
 };
 

@@ -12,11 +12,18 @@
  *
  * A label found in `sending`/`sent` after a fault whose fate the printer cannot tell is resent and flagged
  * `possibleDuplicate`: that is the "at most one duplicate per fault", reported by label number.
+ *
+ * Jobs created by the job service (main/jobs/job-service.ts) store their labels unrendered and render them in
+ * chunks as printing reaches them (`JobSpec.render`), so a 10,000-row batch never holds every label at once; a
+ * label's bytes are stored before its first send and never rewritten, so a resend is still byte-identical.
+ *
+ * Job states: `held` is a pause the user asked for (the worker stops between labels and does not continue by
+ * itself); `paused` is a printer fault or a lost connection the worker waits out.
  */
 import { z } from 'zod';
 import { assertNever } from '../layout/scene';
 
-export const JOB_STATES = ['queued', 'printing', 'paused', 'done', 'cancelled', 'failed'] as const;
+export const JOB_STATES = ['queued', 'printing', 'paused', 'held', 'done', 'cancelled', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 
 export const LABEL_STATES = ['pending', 'sending', 'sent', 'confirmed', 'failed'] as const;
@@ -24,6 +31,39 @@ export type LabelState = (typeof LABEL_STATES)[number];
 
 export const JOB_FORMATS = ['zpl'] as const;
 export type JobFormat = (typeof JOB_FORMATS)[number];
+
+/** ZPL settings of the printer profile a job was rendered with (kept so later chunks render the same way). */
+export const zplSettingsSchema = z.object({
+  maxWidthDots: z.number().int().optional(),
+  labelHome: z.object({ x: z.number().int(), y: z.number().int() }).optional(),
+  darkness: z
+    .union([
+      z.object({ mode: z.literal('absolute'), level: z.number().int() }),
+      z.object({ mode: z.literal('relative'), delta: z.number().int() }),
+    ])
+    .optional(),
+});
+export type ZplSettings = z.infer<typeof zplSettingsSchema>;
+
+/**
+ * How a job's labels are rendered when printing reaches them (absent: every payload was stored at creation).
+ * Label n (1-based) is row `floor((n - 1) / copies)`; its counters are `counterFirsts[field] + (n - 1) × step`.
+ */
+export const jobRenderSchema = z.object({
+  /** Folder that relative image paths of the template are read from. */
+  baseDir: z.string().optional(),
+  zpl: zplSettingsSchema,
+  /** First counter number reserved for this job, per counter field; the job owns `labelCount` numbers. */
+  counterFirsts: z.record(z.string(), z.number().int()).default({}),
+  /** Line number in the CSV file of each row (for `jobs show` and the audit log), when from a CSV. */
+  sourceRows: z.array(z.number().int()).optional(),
+  /**
+   * Labels already resolved elsewhere (the hosted API's fetch-markups), one per label: label n is
+   * `markups[n - 1]`, drawn as given; the template and rows then only name and describe the job.
+   */
+  markups: z.array(z.unknown()).optional(),
+});
+export type JobRender = z.infer<typeof jobRenderSchema>;
 
 /** What the user asked for, stored with the job (the template is a snapshot, so later edits do not matter). */
 export const jobSpecSchema = z.object({
@@ -35,6 +75,9 @@ export const jobSpecSchema = z.object({
   copies: z.number().int().min(1),
   dpi: z.number().int().min(100).max(1200),
   createdBy: z.string(),
+  render: jobRenderSchema.optional(),
+  /** A reprint: the original job and the label numbers reprinted (label n of this job is `labels[n - 1]`). */
+  reprintOf: z.object({ jobId: z.number().int().positive(), labels: z.array(z.number().int()) }).optional(),
 });
 export type JobSpec = z.infer<typeof jobSpecSchema>;
 
@@ -71,6 +114,7 @@ export function isUnfinished(state: JobState): boolean {
     case 'queued':
     case 'printing':
     case 'paused':
+    case 'held':
       return true;
     case 'done':
     case 'cancelled':
@@ -106,8 +150,25 @@ export function tagLabel(zpl: string, jobId: number, labelNumber: number): strin
   return `${zpl.slice(0, at + 3)}^FXLabelDesk job ${jobId} label ${labelNumber}^FS${zpl.slice(at + 3)}`;
 }
 
+/** A tagged label under another job and number (a reprint): the old tag is replaced, the rest kept byte for byte. */
+export function retagLabel(zpl: string, jobId: number, labelNumber: number): string {
+  return tagLabel(zpl.replace(/\^FXLabelDesk job \d+ label \d+\^FS/, ''), jobId, labelNumber);
+}
+
 /** The job and label number of a tagged label, or undefined. */
 export function readLabelTag(zpl: string): { jobId: number; labelNumber: number } | undefined {
   const m = /\^FXLabelDesk job (\d+) label (\d+)\^FS/.exec(zpl);
   return m ? { jobId: Number(m[1]), labelNumber: Number(m[2]) } : undefined;
+}
+
+/** Label (or row) numbers for people: `[3, 7, 8, 9]` → `3, 7-9`. */
+export function formatLabelList(numbers: readonly number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < numbers.length;) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === (numbers[j] as number) + 1) j++;
+    parts.push(j > i + 1 ? `${numbers[i]}-${numbers[j]}` : numbers.slice(i, j + 1).join(', '));
+    i = j + 1;
+  }
+  return parts.join(', ');
 }

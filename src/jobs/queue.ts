@@ -1,8 +1,9 @@
 /**
  * Per-printer workers: every unfinished job of a printer runs one at a time, oldest first; printers run side by
- * side. A job left paused (its printer stayed unreachable) holds its printer's queue, so jobs never overtake.
+ * side. A job left paused (its printer stayed unreachable) or held by the user holds its printer's queue, so jobs
+ * never overtake.
  */
-import type { Job } from './model';
+import { isUnfinished, type Job } from './model';
 import { runJob, type WorkerDeps } from './worker';
 
 /**
@@ -21,10 +22,11 @@ export async function runPrinterQueue(printer: string, deps: WorkerDeps, onlyJob
       const next = deps.store
         .unfinishedJobs()
         .find((j) => j.printer === printer && (onlyJob === undefined || j.id === onlyJob));
-      if (!next) return ran;
+      // A job the user holds keeps its place, and its printer's later jobs wait behind it (no overtaking).
+      if (!next || next.state === 'held') return ran;
       const ended = await runJob(next.id, deps);
       ran.push(ended);
-      if (ended.state === 'paused' || ended.state === 'printing' || ended.state === 'queued') return ran;
+      if (isUnfinished(ended.state)) return ran;
     }
   } finally {
     release();

@@ -15,6 +15,9 @@
  *   in the buffer → wait for it to print (not a duplicate); buffer empty → it either printed or never arrived
  *   whole, which the printer cannot tell, so it is resent and flagged `possibleDuplicate`.
  *
+ * User pause (`held`) and cancel take effect between labels: the state is read before every label is sent
+ * and after every label is confirmed, and a label whose bytes are being written is always written whole.
+ *
  * Guarantee per transport (`capabilities.status`):
  * - with status (TCP 9100, USB with bulk IN, serial): no label lost; at most one duplicate per fault, always
  *   flagged; `confirmed` means the printer's buffer drained past the label. Assumes LabelDesk is the only host
@@ -74,6 +77,12 @@ export interface WorkerDeps {
    * undefined while another live process holds it. Without it, the caller guarantees one worker per printer.
    */
   claimPrinter?: (printer: string) => (() => void) | undefined;
+  /**
+   * Makes sure label `labelNumber`'s payload is in the store before it is first sent (jobs rendered in chunks
+   * as they print). A LabelNotRendered rejection fails the job with its message (a value the template cannot
+   * encode); any other rejection propagates, leaving the job unfinished.
+   */
+  preparePayload?: (jobId: number, labelNumber: number) => Promise<void>;
 }
 
 /** The printer stopped answering on this connection: reconnect. */
@@ -81,9 +90,14 @@ class ConnectionLost extends Error {
   override name = 'ConnectionLost';
 }
 
-/** The job was cancelled or finished elsewhere (another process, `labeldesk jobs cancel`). */
+/** The job was cancelled, held or finished elsewhere (another process, `labeldesk jobs cancel|pause`). */
 class JobStopped extends Error {
   override name = 'JobStopped';
+}
+
+/** Thrown by `preparePayload` when a label cannot be rendered: the job fails with this message as reason. */
+export class LabelNotRendered extends Error {
+  override name = 'LabelNotRendered';
 }
 
 /**
@@ -104,9 +118,20 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
     return job;
   };
   /** Moves an unfinished job to another unfinished state; stops when someone else finished it. */
-  const transition = (state: 'printing' | 'paused', reason: string | null, announce = true): void => {
+  const transition = (
+    state: 'printing' | 'paused',
+    reason: string | null,
+    announce = true,
+    labelInFlight = false,
+  ): void => {
     const job = current();
     if (!isUnfinished(job.state)) throw new JobStopped();
+    // A hold waits for the label in the printer's buffer to be confirmed (else it would be resent as a
+    // possible duplicate on resume); the job stays `held` meanwhile.
+    if (job.state === 'held') {
+      if (labelInFlight) return;
+      throw new JobStopped();
+    }
     if (job.state === state && job.reason === reason) return;
     store.setJobState(jobId, state, reason);
     if (state === 'paused' && job.reason !== reason && announce) {
@@ -143,17 +168,22 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
         if (status.state === 'ready') {
           await deps.sleep(timing.pollMs);
         } else {
-          transition('paused', faultReason(status));
+          transition('paused', faultReason(status), true, true);
           await deps.sleep(timing.faultPollMs);
         }
       }
     }
     store.setLabelState(jobId, label.number, { state: 'confirmed' });
-    transition('printing', null);
     emit({ kind: 'confirmed', jobId, labelNumber: label.number });
+    transition('printing', null);
   };
 
   const send = async (transport: PrinterTransport, label: Label): Promise<void> => {
+    if (deps.preparePayload) {
+      await deps.preparePayload(jobId, label.number);
+      // Rendering a chunk takes a while: a pause or cancel meanwhile stops before the label is sent.
+      transition('printing', null);
+    }
     const payload = store.payload(jobId, label.number);
     store.setLabelState(jobId, label.number, { state: 'sending', attempt: true });
     // A failed write leaves the label `sending` for settle() to decide with the printer: the transports'
@@ -196,7 +226,7 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
 
   for (;;) {
     const job = current();
-    if (!isUnfinished(job.state)) return job;
+    if (!isUnfinished(job.state) || job.state === 'held') return job;
     emit({ kind: 'started', jobId, pending: store.counts(jobId).pending });
     let transport: PrinterTransport | undefined;
     try {
@@ -204,6 +234,7 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
       return await printOn(transport);
     } catch (e) {
       if (e instanceof JobStopped) return current();
+      if (e instanceof LabelNotRendered) return finish('failed', e.message);
       if (!(e instanceof PrinterError || e instanceof ConnectionLost)) throw e;
       failures++;
       const reason = `connection lost: ${e.message}`;

@@ -7,8 +7,9 @@
  */
 import type { Element } from '../template/elements';
 import { REFERENCE_ATTRIBUTES } from '../template/elements';
-import type { Markup, Template } from '../template/schema';
+import type { Field, Markup, Template } from '../template/schema';
 import { parseRefs, substitute, type Segment } from '../template/refs';
+import { counterSettings, formatCounter, type CounterValues } from './counters';
 
 /** Limits of one resolution. Documented in the README; the HTTP face maps violations to 422. */
 export const LIMITS = {
@@ -105,6 +106,8 @@ interface CompiledElement {
 
 interface Compiled {
   fields: Map<string, string>;
+  /** Counter fields by name: their values come from `counters`, never from apiData. */
+  counters: Map<string, Field>;
   elements: CompiledElement[];
 }
 
@@ -117,6 +120,7 @@ function compile(template: Template): Compiled {
   if (cached) return cached;
   const compiled: Compiled = {
     fields: new Map(template.fields.map((f) => [f.name, f.placeholder])),
+    counters: new Map(template.fields.filter((f) => f.type === 'counter').map((f) => [f.name, f])),
     elements: template.elements.map((element) => ({
       element,
       refs: (REFERENCE_ATTRIBUTES[element.type] ?? []).flatMap((attr): [string, Segment[]][] => {
@@ -129,11 +133,21 @@ function compile(template: Template): Compiled {
   return compiled;
 }
 
-/** One Markup with every field reference replaced (value, or the field's placeholder when no value). */
-export function resolveOne(template: Template, apiData: ApiData): Markup {
-  const { fields, elements } = compile(template);
-  const valueOf = (name: string): string =>
-    Object.hasOwn(apiData, name) ? (apiData[name] as string) : (fields.get(name) ?? '');
+/**
+ * One Markup with every field reference replaced (value, or the field's placeholder when no value). A counter
+ * field takes its number from `counters` (formatted with its prefix, padding and suffix), never from apiData;
+ * without a number it prints its placeholder.
+ */
+export function resolveOne(template: Template, apiData: ApiData, counters: CounterValues = {}): Markup {
+  const { fields, elements, counters: counterFieldsByName } = compile(template);
+  const valueOf = (name: string): string => {
+    const counter = counterFieldsByName.get(name);
+    if (counter) {
+      const n = counters[name];
+      return n === undefined ? (fields.get(name) ?? '') : formatCounter(counterSettings(counter), n);
+    }
+    return Object.hasOwn(apiData, name) ? (apiData[name] as string) : (fields.get(name) ?? '');
+  };
   return {
     stage: { ...template.stage },
     elements: elements.map(({ element, refs }) => {

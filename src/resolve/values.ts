@@ -6,6 +6,7 @@
 import type { Problem } from '../template/errors';
 import type { Field, Template } from '../template/schema';
 import type { ApiData } from './resolve';
+import { assertNever } from '../layout/scene';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -30,6 +31,8 @@ function anchored(pattern: string): RegExp {
 
 /** Problems with one field's value; `undefined` means no value given. */
 export function checkFieldValue(field: Field, value: string | undefined): string | undefined {
+  // A counter's value is numbered by the job, not typed: nothing to check.
+  if (field.type === 'counter') return undefined;
   if (value === undefined || value === '') {
     return field.required ? `${field.label} is required` : undefined;
   }
@@ -54,6 +57,8 @@ export function checkFieldValue(field: Field, value: string | undefined): string
       break;
     case 'multiline':
       break;
+    default:
+      return assertNever(field.type, 'field type');
   }
   if (field.pattern !== undefined && !anchored(field.pattern).test(value)) {
     return `${field.label} does not have the expected form (pattern ${field.pattern})`;

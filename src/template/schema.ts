@@ -44,7 +44,24 @@ function checkStageSize(
 export const StageSchema = z.strictObject(stageShape).superRefine(checkStageSize);
 export const MarkupStageSchema = z.looseObject(stageShape).superRefine(checkStageSize);
 
-export const FIELD_TYPES = ['text', 'multiline', 'number', 'date', 'choice'] as const;
+export const FIELD_TYPES = ['text', 'multiline', 'number', 'date', 'choice', 'counter'] as const;
+
+/**
+ * A `counter` field's numbering: the printed value is `prefix + zero-padded number + suffix`. The next number
+ * persists per template and printer in the job store (main/jobs), so serial numbers continue across jobs and
+ * restarts and never repeat; each physical label gets its own number.
+ */
+export const CounterSchema = z.strictObject({
+  /** The first number ever printed for a (template, printer). */
+  start: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(1),
+  /** Added per label. */
+  step: z.number().int().min(1).max(1_000_000).default(1),
+  /** Zero-padding: the number has at least this many digits (0: no padding). */
+  width: z.number().int().min(0).max(32).default(0),
+  prefix: z.string().max(100).default(''),
+  suffix: z.string().max(100).default(''),
+});
+export type Counter = z.infer<typeof CounterSchema>;
 
 export const FieldSchema = z
   .strictObject({
@@ -65,6 +82,8 @@ export const FieldSchema = z
     default: z.string().max(10_000).optional(),
     /** Help text for the form. */
     hint: z.string().max(500).optional(),
+    /** Numbering of a `counter` field (defaults: start 1, step 1, no padding, no prefix or suffix). */
+    counter: CounterSchema.optional(),
   })
   .superRefine((field, ctx) => {
     if (field.pattern !== undefined) {
@@ -83,6 +102,13 @@ export const FieldSchema = z
         code: 'custom',
         path: ['choices'],
         message: 'a "choice" field needs a list of choices',
+      });
+    }
+    if (field.type !== 'counter' && field.counter) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['counter'],
+        message: `counter settings are only for "counter" fields, not "${field.type}"`,
       });
     }
     if (field.type !== 'choice' && field.choices) {

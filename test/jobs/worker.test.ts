@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { readLabelTag, tagLabel, type Job } from '../../src/jobs/model';
 import type { JobStore } from '../../src/jobs/store';
-import { runJob, type JobEvent, type WorkerDeps } from '../../src/jobs/worker';
+import { LabelNotRendered, runJob, type JobEvent, type WorkerDeps } from '../../src/jobs/worker';
 import { resumeAllJobs } from '../../src/jobs/queue';
 import { PrinterRefused, toBytes, type PrinterTransport } from '../../src/printers/transport';
 import { ZebraPrinterModel } from '../emulator/zebra-core';
@@ -155,6 +155,56 @@ describe('runJob on a printer with status (~HS)', () => {
     expect(ended.state).toBe('cancelled');
     expect(printedNumbers(printer)).toEqual([1, 2]);
     expect(store.counts(job.id)).toMatchObject({ confirmed: 2, pending: 3 });
+  });
+
+  it('a hold from a person stops before the next label, after the label in flight is confirmed (not resent later)', async () => {
+    const printer = new ZebraPrinterModel({ dpi: 203 });
+    const store = memoryJobStore();
+    const job = newJob(store, 5);
+    const d = deps(store, async (uri) => {
+      const t = await statusConnect(printer)(uri);
+      let writes = 0;
+      // Label 1 arrives in a printer that just ran out of paper: it sits in the buffer.
+      return {
+        ...t,
+        write: async (data) => {
+          if (writes++ === 0 && store.counts(job.id).confirmed === 0) printer.setFault({ paperOut: true });
+          await t.write(data);
+        },
+      };
+    });
+    let polls = 0;
+    d.sleep = async () => {
+      polls++;
+      if (polls === 1) store.setJobState(job.id, 'held', 'paused by the user');
+      if (polls === 3) printer.setFault({ paperOut: false });
+    };
+    const held = await runJob(job.id, d);
+    expect(held).toMatchObject({ state: 'held', reason: 'paused by the user' });
+    expect(store.label(job.id, 1)).toMatchObject({ state: 'confirmed', possibleDuplicate: false });
+    expect(printedNumbers(printer)).toEqual([1]);
+    expect(store.counts(job.id)).toMatchObject({ confirmed: 1, pending: 4 });
+
+    store.setJobState(job.id, 'queued', null);
+    expect((await runJob(job.id, d)).state).toBe('done');
+    expect(printedNumbers(printer)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a label that cannot be rendered fails the job with the reason; nothing of it is sent', async () => {
+    const printer = new ZebraPrinterModel({ dpi: 203 });
+    const store = memoryJobStore();
+    const job = newJob(store, 3);
+    const d = deps(store, statusConnect(printer));
+    d.preparePayload = async (_jobId, n) => {
+      if (n === 2) throw new LabelNotRendered('cannot render label 2: EAN-13 needs 12 or 13 digits');
+    };
+    const ended = await runJob(job.id, d);
+    expect(ended).toMatchObject({
+      state: 'failed',
+      reason: 'cannot render label 2: EAN-13 needs 12 or 13 digits',
+    });
+    expect(printedNumbers(printer)).toEqual([1]);
+    expect(store.label(job.id, 2)).toMatchObject({ state: 'pending', attempts: 0 });
   });
 
   it('retries an unreachable printer with doubling, capped backoff, then leaves the job paused for a resume', async () => {

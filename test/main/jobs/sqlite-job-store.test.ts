@@ -129,4 +129,60 @@ describe('openSqliteJobStore', () => {
     first.close();
     second.close();
   });
+
+  it('a deferred job gets its payloads later, in chunks; a stored payload is never rewritten (resends are identical)', () => {
+    const dir = tempDir();
+    const store = openSqliteJobStore(dir);
+    const job = store.createDeferredJob(4, () => spec);
+    expect(job).toMatchObject({ labelCount: 4, state: 'queued' });
+    expect(store.hasPayload(job.id, 1)).toBe(false);
+    expect(() => store.payload(job.id, 1)).toThrow(JobNotFound);
+    store.putPayloads(job.id, 1, ['^XA1^XZ', '^XA2^XZ']);
+    store.putPayloads(job.id, 2, ['^XA2-again^XZ', '^XA3^XZ']);
+    expect([1, 2, 3].map((n) => store.payload(job.id, n))).toEqual(['^XA1^XZ', '^XA2^XZ', '^XA3^XZ']);
+    expect(store.hasPayload(job.id, 4)).toBe(false);
+    store.close();
+  });
+
+  it('a deferred job commits with what its spec callback wrote, or not at all', () => {
+    const dir = tempDir();
+    const store = openSqliteJobStore(dir);
+    store.db.exec('CREATE TABLE side (n INTEGER)');
+    expect(() =>
+      store.createDeferredJob(2, () => {
+        store.db.prepare('INSERT INTO side VALUES (1)').run();
+        throw new Error('reservation failed');
+      }),
+    ).toThrow('reservation failed');
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM side').get()).toEqual({ n: 0 });
+    expect(store.listJobs()).toEqual([]);
+    store.close();
+  });
+
+  it('summaries filter by state, printer, template and text without loading rows', () => {
+    const dir = tempDir();
+    const store = openSqliteJobStore(dir);
+    store.createJob(spec, () => ['^XA^XZ']);
+    const other = store.createJob(
+      { ...spec, printer: 'tcp://10.0.0.6:9100', templateName: 'x', rows: [{ to: 'ACME Ltd' }] },
+      () => ['^XA^XZ'],
+    );
+    store.setJobState(other.id, 'done');
+    expect(store.summaries().map((j) => j.id)).toEqual([2, 1]);
+    expect(store.summaries({ state: 'done' }).map((j) => j.id)).toEqual([2]);
+    expect(store.summaries({ printer: spec.printer }).map((j) => j.id)).toEqual([1]);
+    expect(store.summaries({ templateName: 'x' }).map((j) => j.id)).toEqual([2]);
+    expect(store.summaries({ text: 'acme' }).map((j) => j.id)).toEqual([2]);
+    expect(store.summaries({ id: 1 })[0]).toMatchObject({
+      id: 1,
+      printer: spec.printer,
+      templateName: 'shipping-4x6',
+      rowCount: 1,
+      copies: 3,
+      labelCount: 1,
+      createdBy: 'ada',
+      reprintOf: null,
+    });
+    store.close();
+  });
 });

@@ -1,0 +1,442 @@
+/**
+ * The job service: print jobs for the CLI (`labeldesk jobs`, `labeldesk batch`) and the desktop app, composed
+ * over the SQLite job store, the counters, the audit log, the printer transports and the renderer.
+ *
+ *   const jobs = openJobService({ dataDir });
+ *   const off = jobs.onEvent((e) => console.log(e));          // plain JSON objects (they cross IPC)
+ *   const plan = jobs.planBatch(csvText, template);           // validation report before anything prints
+ *   const { job } = await jobs.addJob({ template, printer, rows: plan.rows, skippedRows: plan.badRows });
+ *   jobs.pause(job.id); jobs.resume(job.id);                  // between labels, never mid-label
+ *   await jobs.idle();                                        // every printer's worker has stopped
+ *   await jobs.reprint(job.id, [3, 7]);                       // a new job with the same bytes
+ *   jobs.audit({ jobId: job.id });                            // who did what, where, when
+ *   off(); await jobs.close();
+ *
+ * Jobs print in the background, one at a time per printer, in order (src/jobs/queue.ts); a job's labels are
+ * rendered in chunks as printing reaches them (label-renderer.ts). Every action a person takes is appended to
+ * the audit log with the user and machine. Counter numbers are reserved for the whole job when it is created,
+ * in the same transaction (sqlite-counters.ts says what happens to them on cancel and reprint).
+ */
+import { hostname, userInfo } from 'node:os';
+import { basename } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { planBatch } from '../../src/jobs/batch';
+import { ProgressTracker, type JobServiceEvent } from '../../src/jobs/events';
+import { formatLabelList, isUnfinished, type Job, type JobSpec } from '../../src/jobs/model';
+import { runPrinterQueue } from '../../src/jobs/queue';
+import { JobNotFound } from '../../src/jobs/store';
+import { LabelNotRendered, type JobEvent, type WorkerDeps } from '../../src/jobs/worker';
+import { defaultProfile } from '../../src/printers/profiles';
+import type { PrinterTransport } from '../../src/printers/transport';
+import { formatPrinterUri, parsePrinterUri } from '../../src/printers/uri';
+import { counterFields, counterSettings, counterValuesAt, formatCounter } from '../../src/resolve/counters';
+import { checkApiData, LIMITS } from '../../src/resolve/resolve';
+import { parseTemplate } from '../../src/template/parse';
+import { createTransport } from '../printers/open-transport';
+import { createProfileStore } from '../printers/profile-store';
+import { createLabelRenderer } from './label-renderer';
+import { decidePrinterSetup } from './printer-setup';
+import { sqliteAuditLog, type NewAuditEntry } from './sqlite-audit-log';
+import { sqliteCounters } from './sqlite-counters';
+import { openSqliteJobStore, type JobSummary } from './sqlite-job-store';
+
+export * from './job-service-types';
+import {
+  JobRequestError,
+  type JobClock,
+  type JobDetail,
+  type JobService,
+  type JobServiceOptions,
+  type NewJob,
+} from './job-service-types';
+
+const PAUSED_BY_USER = 'paused by the user';
+const CANCELLED_BY_USER = 'cancelled by the user';
+
+/** Thrown into a worker's sleep when the service closes. */
+class ServiceClosing extends Error {
+  override name = 'ServiceClosing';
+}
+
+function osUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+}
+
+async function defaultOpenTransport(printer: string): Promise<PrinterTransport> {
+  const transport = createTransport(printer);
+  try {
+    await transport.open({ timeoutMs: 10_000 });
+  } catch (e) {
+    await transport.close().catch(() => undefined);
+    throw e;
+  }
+  return transport;
+}
+
+/** Opens the job service on `dataDir`. Call `close()` when done. */
+export function openJobService(options: JobServiceOptions): JobService {
+  const clock: JobClock = options.clock ?? { now: () => Date.now(), sleep: (ms) => sleep(ms) };
+  const iso = (): string => new Date(clock.now()).toISOString();
+  const store = openSqliteJobStore(options.dataDir, { now: iso });
+  const counters = sqliteCounters(store.db, iso);
+  const auditLog = sqliteAuditLog(store.db, iso);
+  const renderer = createLabelRenderer(store, options);
+  const profiles = createProfileStore(options.dataDir);
+  const connect = options.openTransport ?? defaultOpenTransport;
+  const serviceUser = options.user ?? osUser();
+  const machine = options.machine ?? hostname();
+  const listeners = new Set<(event: JobServiceEvent) => void>();
+  const emit = (event: JobServiceEvent): void => {
+    for (const listener of [...listeners]) listener(event);
+  };
+  let closing = false;
+
+  const mustJob = (jobId: number): Job => {
+    const job = store.getJob(jobId);
+    if (!job) throw new JobNotFound(`no job ${jobId}`);
+    return job;
+  };
+  const detail = (jobId: number): JobDetail => {
+    const [summary] = store.summaries({ id: jobId });
+    if (!summary) throw new JobNotFound(`no job ${jobId}`);
+    return withCounts(summary);
+  };
+  const withCounts = (summary: JobSummary): JobDetail => ({
+    ...summary,
+    counts: store.counts(summary.id),
+    possibleDuplicates: store.possibleDuplicates(summary.id),
+    reprintedLabels: summary.reprintOf === null ? null : (mustJob(summary.id).reprintOf?.labels ?? null),
+  });
+  const record = (action: NewAuditEntry['action'], job: JobSummary, labels: number, text: string | null) =>
+    auditLog.append({
+      user: serviceUser,
+      machine,
+      action,
+      jobId: job.id,
+      template: job.templateName,
+      printer: job.printer,
+      labels,
+      detail: text,
+    });
+  const finished = (jobId: number): void => {
+    const job = detail(jobId);
+    emit({
+      kind: 'done',
+      jobId,
+      state: job.state,
+      reason: job.reason,
+      confirmed: job.counts.confirmed,
+      total: job.labelCount,
+      possibleDuplicates: job.possibleDuplicates,
+    });
+  };
+
+  const progress = new Map<number, ProgressTracker>();
+  const onWorkerEvent = (e: JobEvent): void => {
+    switch (e.kind) {
+      case 'started': {
+        const job = detail(e.jobId);
+        progress.set(e.jobId, new ProgressTracker(job.counts.confirmed, job.labelCount, job.printer));
+        emit({ kind: 'started', jobId: e.jobId, printer: job.printer, pending: e.pending });
+        return;
+      }
+      case 'confirmed': {
+        const tracker = progress.get(e.jobId);
+        if (!tracker) return;
+        const { printer } = tracker;
+        emit({
+          kind: 'progress',
+          jobId: e.jobId,
+          printer,
+          labelNumber: e.labelNumber,
+          ...tracker.confirmed(clock.now()),
+        });
+        return;
+      }
+      case 'paused':
+        emit({ kind: 'paused', jobId: e.jobId, reason: e.reason, byUser: false });
+        return;
+      case 'resumed':
+      case 'connection-lost':
+      case 'possible-duplicate':
+      case 'printer-busy':
+        emit(e);
+        return;
+      case 'finished': {
+        progress.delete(e.jobId);
+        const job = detail(e.jobId);
+        if (e.state === 'done') record('printed', job, job.counts.confirmed, null);
+        else if (e.state === 'failed') record('failed', job, job.counts.confirmed, e.reason);
+        finished(e.jobId);
+        return;
+      }
+      default:
+        return ((x: never) => x)(e);
+    }
+  };
+
+  const deps: WorkerDeps = {
+    store,
+    claimPrinter: (printer) => store.claimPrinter(printer),
+    connect,
+    sleep: async (ms) => {
+      if (closing) throw new ServiceClosing();
+      await clock.sleep(ms);
+      if (closing) throw new ServiceClosing();
+    },
+    onEvent: onWorkerEvent,
+    preparePayload: async (jobId, labelNumber) => {
+      if (closing) throw new ServiceClosing();
+      try {
+        await renderer.prepare(jobId, labelNumber);
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        throw new LabelNotRendered(`cannot render label ${labelNumber}: ${message}`);
+      }
+    },
+    ...(options.timing ? { timing: options.timing } : {}),
+  };
+
+  // One worker per printer; requests that arrive while it runs are served when it finishes its pass.
+  const runners = new Map<string, Promise<void>>();
+  const wanted = new Map<string, { all: boolean; jobs: Set<number> }>();
+  const start = (target: string | number): Promise<void> => {
+    const printer = typeof target === 'number' ? mustJob(target).printer : target;
+    const want = wanted.get(printer) ?? { all: false, jobs: new Set<number>() };
+    wanted.set(printer, want);
+    if (typeof target === 'number') want.jobs.add(target);
+    else want.all = true;
+    const running = runners.get(printer);
+    if (running) return running;
+    const run = (async () => {
+      try {
+        while (!closing && (want.all || want.jobs.size)) {
+          if (want.all) {
+            want.all = false;
+            want.jobs.clear();
+            await runPrinterQueue(printer, deps);
+          } else {
+            const [jobId] = want.jobs;
+            want.jobs.delete(jobId as number);
+            await runPrinterQueue(printer, deps, jobId);
+          }
+        }
+      } catch (e) {
+        if (!(e instanceof ServiceClosing)) {
+          emit({ kind: 'error', printer, message: e instanceof Error ? e.message : String(e) });
+        }
+      } finally {
+        runners.delete(printer);
+        wanted.delete(printer);
+      }
+    })();
+    runners.set(printer, run);
+    return run;
+  };
+  const idle = async (): Promise<void> => {
+    while (runners.size) await Promise.all([...runners.values()]);
+  };
+
+  const addJob = async (request: NewJob): Promise<{ job: JobDetail; warnings: string[] }> => {
+    const printer = formatPrinterUri(parsePrinterUri(request.printer));
+    const template = request.template;
+    const defaultCopies = request.copies ?? 1;
+    const rows = request.rows.map((r) => ({
+      ...r,
+      data: checkApiData(r.data),
+      copies: r.copies ?? defaultCopies,
+    }));
+    for (const r of rows) {
+      if (!Number.isInteger(r.copies) || r.copies < 1 || r.copies > LIMITS.maxAmount) {
+        throw new JobRequestError(
+          `copies must be a whole number from 1 to ${LIMITS.maxAmount}, got ${r.copies}`,
+        );
+      }
+    }
+    if (rows.length === 0) throw new JobRequestError('nothing to print: the job has no rows');
+    const profile = await profiles.get(printer);
+    const setup = await decidePrinterSetup(printer, request.dpi, { profile, connect });
+    if (setup.detected && !profile) {
+      // Saved like `labeldesk print` does, so the next job does not ask a printer that may be busy printing.
+      await profiles.put(defaultProfile(printer, basename(printer), setup.dpi, 'detected'));
+      setup.warnings.push(`detected ${setup.dpi} dpi; saved in the printer profile (${profiles.path})`);
+    }
+    // Equal copies: rows stored once with `copies`; else each row repeated, one label each.
+    const uniform = rows.every((r) => r.copies === rows[0]?.copies);
+    const copies = uniform ? (rows[0]?.copies ?? 1) : 1;
+    const stored = uniform ? rows : rows.flatMap((r) => Array.from({ length: r.copies }, () => r));
+    const labelCount = stored.length * copies;
+    if (request.markups && request.markups.length !== labelCount) {
+      throw new JobRequestError(
+        `${request.markups.length} resolved labels given for a job of ${labelCount} labels`,
+      );
+    }
+    const user = request.user ?? serviceUser;
+    const created = store.createDeferredJob(labelCount, (): JobSpec => {
+      const counterFirsts: Record<string, number> = {};
+      for (const field of request.markups ? [] : counterFields(template)) {
+        const c = counterSettings(field);
+        const key = { template: template.name, printer, field: field.name };
+        counterFirsts[field.name] = counters.reserve(key, labelCount, c.start, c.step);
+      }
+      const sourceRows = stored.map((r, i) => r.row ?? i + 1);
+      return {
+        printer,
+        format: 'zpl',
+        templateName: template.name,
+        template,
+        rows: stored.map((r) => r.data),
+        copies,
+        dpi: setup.dpi,
+        createdBy: user,
+        render: {
+          ...(request.baseDir !== undefined ? { baseDir: request.baseDir } : {}),
+          zpl: setup.zpl,
+          counterFirsts,
+          sourceRows,
+          ...(request.markups ? { markups: [...request.markups] } : {}),
+        },
+      };
+    });
+    const skipped = request.skippedRows?.length
+      ? `skipped invalid rows: ${request.skippedRows.join(', ')}`
+      : null;
+    const summary = detail(created.id);
+    record('created', summary, labelCount, skipped);
+    emit({ kind: 'created', jobId: created.id, printer, labelCount });
+    await renderFirstOrFail(created.id);
+    if (request.start !== false) void start(printer);
+    return { job: detail(created.id), warnings: setup.warnings };
+  };
+
+  /** Renders label 1 now, so a template or value the engine cannot render fails the job before it prints. */
+  const renderFirstOrFail = async (jobId: number): Promise<void> => {
+    try {
+      await renderer.prepare(jobId, 1, 1);
+    } catch (e) {
+      const reason = `cannot render label 1: ${e instanceof Error ? e.message : String(e)}`;
+      store.setJobState(jobId, 'failed', reason);
+      record('failed', detail(jobId), 0, reason);
+      finished(jobId);
+      throw e;
+    }
+  };
+
+  const service: JobService = {
+    planBatch: (csvText, template, batchOptions) => planBatch(csvText, template, batchOptions),
+    addJob,
+    start,
+    async resumeAll() {
+      for (const job of store.unfinishedJobs()) {
+        if (job.state === 'printing' || job.state === 'paused') {
+          record('resumed', detail(job.id), store.counts(job.id).pending, 'continued after an interruption');
+        }
+      }
+      const printers = new Set(store.unfinishedJobs().map((j) => j.printer));
+      await Promise.all([...printers].map((p) => start(p)));
+    },
+    pause(jobId) {
+      const job = detail(jobId);
+      if (!isUnfinished(job.state))
+        throw new JobRequestError(`job ${jobId} is ${job.state}; it cannot be paused`);
+      if (job.state === 'held') return job;
+      store.setJobState(jobId, 'held', PAUSED_BY_USER);
+      record('paused', job, job.counts.confirmed, null);
+      emit({ kind: 'paused', jobId, reason: PAUSED_BY_USER, byUser: true });
+      return detail(jobId);
+    },
+    resume(jobId) {
+      const job = detail(jobId);
+      if (!isUnfinished(job.state))
+        throw new JobRequestError(`job ${jobId} is ${job.state}; it cannot be resumed`);
+      if (job.state === 'held') store.setJobState(jobId, 'queued', null);
+      record('resumed', job, job.counts.pending, null);
+      emit({ kind: 'resumed', jobId });
+      void start(jobId);
+      return detail(jobId);
+    },
+    cancel(jobId) {
+      const job = detail(jobId);
+      if (job.state === 'done' || job.state === 'cancelled') {
+        throw new JobRequestError(`job ${jobId} is already ${job.state}`);
+      }
+      store.setJobState(jobId, 'cancelled', CANCELLED_BY_USER);
+      record('cancelled', job, job.counts.confirmed, `${job.counts.confirmed}/${job.labelCount} confirmed`);
+      finished(jobId);
+      return detail(jobId);
+    },
+    async reprint(jobId, labels, reprintOptions = {}) {
+      const original = mustJob(jobId);
+      const numbers = labels ? [...labels] : Array.from({ length: original.labelCount }, (_, i) => i + 1);
+      if (!numbers.length) throw new JobRequestError('no labels to reprint');
+      for (const n of numbers) {
+        if (!Number.isInteger(n) || n < 1 || n > original.labelCount) {
+          throw new JobRequestError(
+            `job ${jobId} has labels 1 to ${original.labelCount}; there is no label ${n}`,
+          );
+        }
+      }
+      const created = store.createDeferredJob(numbers.length, () => ({
+        printer: original.printer,
+        format: original.format,
+        templateName: original.templateName,
+        template: original.template,
+        rows: [],
+        copies: 1,
+        dpi: original.dpi,
+        createdBy: serviceUser,
+        reprintOf: { jobId, labels: numbers },
+      }));
+      const text = `reprint of job ${jobId}, label${numbers.length === 1 ? '' : 's'} ${formatLabelList(numbers)}`;
+      record('reprinted', detail(created.id), numbers.length, text);
+      emit({ kind: 'created', jobId: created.id, printer: original.printer, labelCount: numbers.length });
+      await renderFirstOrFail(created.id);
+      if (reprintOptions.start !== false) void start(original.printer);
+      return detail(created.id);
+    },
+    listJobs: (filter) => store.summaries(filter).map(withCounts),
+    getJob(jobId) {
+      const [summary] = store.summaries({ id: jobId });
+      return summary ? withCounts(summary) : undefined;
+    },
+    labels(jobId) {
+      const job = mustJob(jobId);
+      const source = job.reprintOf ? mustJob(job.reprintOf.jobId) : job;
+      const template = source.render ? parseTemplate(source.template, `job ${source.id}`) : undefined;
+      const describe = (n: number) => {
+        const rowIndex = Math.floor((n - 1) / source.copies);
+        const row = source.rows.length ? (source.render?.sourceRows?.[rowIndex] ?? rowIndex + 1) : null;
+        const values: Record<string, string> = {};
+        if (template && source.render) {
+          const numbers = counterValuesAt(template, source.render.counterFirsts, n - 1);
+          for (const field of counterFields(template)) {
+            const v = numbers[field.name];
+            if (v !== undefined) values[field.name] = formatCounter(counterSettings(field), v);
+          }
+        }
+        return { row, counters: values };
+      };
+      return store.labels(jobId).map((label) => {
+        const original = job.reprintOf ? (job.reprintOf.labels[label.number - 1] ?? null) : null;
+        return { ...label, ...describe(original ?? label.number), reprintOf: original };
+      });
+    },
+    audit: (filter) => auditLog.list(filter),
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    idle,
+    async close() {
+      closing = true;
+      await idle();
+      listeners.clear();
+      store.close();
+    },
+  };
+  return service;
+}

@@ -1,0 +1,109 @@
+/**
+ * Renders a job's labels in chunks as printing reaches them, so a 10,000-row batch never holds all its labels
+ * (the worker asks through `preparePayload` before a label's first send). A chunk's payloads are stored in one
+ * transaction before any of them is sent and never rewritten: a resend is the identical bytes.
+ *
+ * Label n (1-based) of a job is row `floor((n - 1) / copies)` with counter numbers `first + (n - 1) × step`;
+ * label n of a reprint is label `reprintOf.labels[n - 1]` of the original job, its bytes copied with the tag
+ * changed (rendered first in the original job when it never was).
+ */
+import type { RenderPorts, ZplRenderOptions } from '../../src/engine/render';
+import { renderZplLabels } from '../../src/engine/render';
+import { retagLabel, tagLabel, type Job } from '../../src/jobs/model';
+import { JobNotFound } from '../../src/jobs/store';
+import { counterValuesAt } from '../../src/resolve/counters';
+import { resolveOne } from '../../src/resolve/resolve';
+import { parseMarkup, parseTemplate } from '../../src/template/parse';
+import type { Markup, Template } from '../../src/template/schema';
+import { nodeRenderPorts } from '../../src/node/render-ports';
+import type { SqliteJobStore } from './sqlite-job-store';
+
+/** Labels rendered per chunk by default. */
+export const DEFAULT_CHUNK_SIZE = 50;
+
+/** Markup[] → one `^XA…^XZ` string per markup; the engine's renderZplLabels unless a test injects another. */
+export type RenderLabels = (
+  markups: readonly Markup[],
+  options: ZplRenderOptions,
+  ports: RenderPorts,
+) => Promise<readonly string[]>;
+
+export const engineRenderLabels: RenderLabels = async (markups, options, ports) =>
+  (await renderZplLabels(markups, options, ports)).labels;
+
+export interface LabelRendererOptions {
+  renderLabels?: RenderLabels;
+  /** Render ports for a template whose relative image paths start in `baseDir`. */
+  renderPorts?: (baseDir: string | undefined) => RenderPorts;
+  chunkSize?: number;
+}
+
+export interface LabelRenderer {
+  /** Makes sure labels from `labelNumber` on (a chunk, or `count`) have their payloads stored. */
+  prepare(jobId: number, labelNumber: number, count?: number): Promise<void>;
+}
+
+export function createLabelRenderer(
+  store: SqliteJobStore,
+  options: LabelRendererOptions = {},
+): LabelRenderer {
+  const render = options.renderLabels ?? engineRenderLabels;
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const portsByDir = new Map<string, RenderPorts>();
+  const portsFor = (baseDir: string | undefined): RenderPorts => {
+    const key = baseDir ?? '';
+    let ports = portsByDir.get(key);
+    if (!ports) {
+      ports = options.renderPorts
+        ? options.renderPorts(baseDir)
+        : nodeRenderPorts(baseDir ? { baseDir } : {});
+      portsByDir.set(key, ports);
+    }
+    return ports;
+  };
+  // The job being printed, parsed once (its rows can be 10,000 long), not once per chunk.
+  let cached: { job: Job; template: Template } | undefined;
+  const jobOf = (jobId: number): { job: Job; template: Template } => {
+    if (cached?.job.id === jobId) return cached;
+    const job = store.getJob(jobId);
+    if (!job) throw new JobNotFound(`no job ${jobId}`);
+    cached = { job, template: parseTemplate(job.template, `job ${jobId}`) };
+    return cached;
+  };
+
+  const prepare = async (jobId: number, labelNumber: number, count = chunkSize): Promise<void> => {
+    if (store.hasPayload(jobId, labelNumber)) return;
+    const { job, template } = jobOf(jobId);
+    const last = Math.min(job.labelCount, labelNumber + count - 1);
+    const numbers: number[] = [];
+    for (let n = labelNumber; n <= last && !store.hasPayload(jobId, n); n++) numbers.push(n);
+
+    if (job.reprintOf) {
+      const { jobId: original, labels } = job.reprintOf;
+      const payloads: string[] = [];
+      for (const n of numbers) {
+        const source = labels[n - 1];
+        if (source === undefined) throw new JobNotFound(`label ${n} of reprint job ${jobId} names no label`);
+        await prepare(original, source);
+        payloads.push(retagLabel(store.payload(original, source), jobId, n));
+      }
+      store.putPayloads(jobId, labelNumber, payloads);
+      return;
+    }
+    const how = job.render;
+    if (!how) throw new JobNotFound(`label ${labelNumber} of job ${jobId} was never rendered`);
+    const markups = numbers.map((n) => {
+      const given = how.markups?.[n - 1];
+      if (given !== undefined) return parseMarkup(given, `job ${jobId} label ${n}`);
+      const row = job.rows[Math.floor((n - 1) / job.copies)] ?? {};
+      return resolveOne(template, row, counterValuesAt(template, how.counterFirsts, n - 1));
+    });
+    const zpl = await render(markups, { dpi: job.dpi, ...how.zpl }, portsFor(how.baseDir));
+    store.putPayloads(
+      jobId,
+      labelNumber,
+      zpl.map((z, i) => tagLabel(z, jobId, labelNumber + i)),
+    );
+  };
+  return { prepare };
+}

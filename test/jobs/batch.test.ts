@@ -1,0 +1,175 @@
+/** CSV batches (pure): parsing, column mapping, copies, and the validation report before anything prints. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  BatchError,
+  formatRowProblems,
+  mapColumns,
+  parseCsv,
+  planBatch,
+  type BatchPlan,
+} from '../../src/jobs/batch';
+import { parseTemplate } from '../../src/template/parse';
+import { bundledTemplate } from '../support/templates';
+
+const product = bundledTemplate('product-2x1');
+
+/** product-2x1 plus a counter field (serial). */
+const withCounter = parseTemplate({
+  ...product,
+  fields: [...product.fields, { name: 'serial', label: 'Serial', placeholder: 'SN-0', type: 'counter' }],
+});
+
+const HEADER = 'product_name,sku,price,ean13';
+const good = (i: number): string => `Oat drink ${i},SKU-${i},2.49,590123412345`;
+
+describe('parseCsv', () => {
+  it('drops a BOM, detects ";", keeps quoted line breaks, and numbers rows by their line in the file', () => {
+    const text = '\uFEFFname;note\r\nA;"two\r\nlines"\r\n\r\nB;x\r\n\r\n\r\n';
+    const table = parseCsv(text);
+    expect(table.delimiter).toBe(';');
+    expect(table.headers).toEqual(['name', 'note']);
+    expect(table.rows).toEqual([
+      { line: 2, values: ['A', 'two\nlines'] },
+      { line: 5, values: ['B', 'x'] },
+    ]);
+  });
+
+  it('reads tab-delimited files and mixed line endings', () => {
+    const table = parseCsv('a\tb\n1\t2\r\n3\t4\r5\t6');
+    expect(table.rows.map((r) => [r.line, ...r.values])).toEqual([
+      [2, '1', '2'],
+      [3, '3', '4'],
+      [4, '5', '6'],
+    ]);
+  });
+
+  it('an empty file, or one with a header and no data rows, is a clear error', () => {
+    expect(() => parseCsv('')).toThrow(new BatchError('the CSV file is empty'));
+    expect(() => parseCsv('\uFEFF\n\n')).toThrow(BatchError);
+    expect(() => parseCsv('a,b\n\n\n')).toThrow('the CSV file has a header row but no data rows');
+  });
+});
+
+describe('mapColumns', () => {
+  it('matches columns by normalised field name or label; an explicit mapping wins', () => {
+    const m = mapColumns(['Product name', 'SKU', 'EAN-13', 'Preis', 'colour'], product, {
+      map: { Preis: 'price' },
+    });
+    expect(m.fields).toEqual({ price: 'Preis', product_name: 'Product name', sku: 'SKU', ean13: 'EAN-13' });
+    expect(m.unusedColumns).toEqual(['colour']);
+    expect(m.unmappedFields).toEqual([]);
+    expect(m.copiesColumn).toBeNull();
+  });
+
+  it('takes a column named "copies" as copies, or the one named; a mapping that names nothing is an error', () => {
+    expect(mapColumns(['ean13', 'Copies'], product).copiesColumn).toBe('Copies');
+    expect(mapColumns(['ean13', 'n'], product, { copiesColumn: 'n' }).copiesColumn).toBe('n');
+    expect(() => mapColumns(['ean13'], product, { copiesColumn: 'n' })).toThrow(
+      'copies column "n" is not in the CSV header',
+    );
+    expect(() => mapColumns(['a'], product, { map: { b: 'sku' } })).toThrow('mapping b=sku: no column "b"');
+    expect(() => mapColumns(['a'], product, { map: { a: 'nope' } })).toThrow(
+      'the template has no field "nope"',
+    );
+  });
+
+  it('never feeds a counter field from the file (the job numbers it)', () => {
+    expect(mapColumns(['serial', 'ean13'], withCounter).fields).toEqual({ ean13: 'ean13' });
+    expect(() => mapColumns(['s'], withCounter, { map: { s: 'serial' } })).toThrow(
+      '"serial" is a counter, numbered by the job',
+    );
+  });
+});
+
+describe('planBatch: the validation report', () => {
+  it('a CSV with 5 bad rows among 100 names all 5 (row as in the file, field, problem)', () => {
+    const bad = new Map<number, string>([
+      [7, ',SKU-7,1.00,590123412345'], // required product_name missing
+      [23, 'Oat,SKU-23,1.00,12AB'], // ean13 pattern
+      [41, `${'x'.repeat(61)},SKU-41,1.00,590123412345`], // maxLength 60
+      [77, 'Oat,SKU-77,1.00'], // a value short
+      [99, 'Oat,SKU-99,1.00,'], // required ean13 empty
+    ]);
+    const lines = [HEADER];
+    for (let i = 1; i <= 100; i++) lines.push(bad.get(i) ?? good(i));
+    const plan = planBatch(`${lines.join('\n')}\n`, product);
+    expect(plan.totalRows).toBe(100);
+    expect(plan.rows).toHaveLength(95);
+    expect(plan.labelCount).toBe(95);
+    // Data row i is on line i + 1 (the header is line 1).
+    expect(plan.badRows).toEqual([8, 24, 42, 78, 100]);
+    expect(plan.problems).toEqual([
+      { row: 8, field: 'product_name', problem: 'Product name is required' },
+      { row: 24, field: 'ean13', problem: 'EAN-13 does not have the expected form (pattern \\d{12,13})' },
+      { row: 42, field: 'product_name', problem: 'Product name is 61 characters long; the maximum is 60' },
+      { row: 78, field: null, problem: 'has 3 values; the header has 4 columns' },
+      { row: 78, field: 'ean13', problem: 'EAN-13 is required' },
+      { row: 100, field: 'ean13', problem: 'EAN-13 is required' },
+    ]);
+    expect(formatRowProblems(plan.problems).split('\n')[0]).toBe(
+      'row 8, product_name: Product name is required',
+    );
+  });
+
+  it('copies per row from the copies column; a bad count is a problem of that row', () => {
+    const plan = planBatch(
+      `${HEADER},copies\n${good(1)},3\n${good(2)},\n${good(3)},x\n${good(4)},1001\n`,
+      product,
+    );
+    expect(plan.rows.map((r) => [r.row, r.copies])).toEqual([
+      [2, 3],
+      [3, 1],
+    ]);
+    expect(plan.labelCount).toBe(4);
+    expect(plan.problems).toEqual([
+      { row: 4, field: 'copies', problem: 'expected a whole number of copies, got "x"' },
+      { row: 5, field: 'copies', problem: 'copies must be from 1 to 1000, got 1001' },
+    ]);
+  });
+
+  it('an unterminated quote is reported on its row, not thrown', () => {
+    const plan = planBatch(`${HEADER}\n${good(1)}\nOat,"SKU,1.00,590123412345\n`, product);
+    expect(plan.rows).toHaveLength(1);
+    expect(plan.problems[0]).toMatchObject({ row: 3, field: null, problem: 'Quoted field unterminated' });
+  });
+
+  it('parse + validate never throws anything but BatchError, whatever the bytes (property)', () => {
+    const cell = fc.oneof(
+      fc.string(),
+      fc.constantFrom('', '"', '""', '\n', '\r\n', ';', ',', '\t', '\uFEFF', '590123412345', 'copies'),
+    );
+    const csv = fc.oneof(
+      fc.string({ maxLength: 400 }),
+      fc
+        .tuple(
+          fc.array(fc.oneof(cell, fc.constantFrom(...HEADER.split(','))), { maxLength: 6 }),
+          fc.array(fc.array(cell, { maxLength: 7 }), { maxLength: 12 }),
+          fc.constantFrom(',', ';', '\t', '|'),
+          fc.constantFrom('\n', '\r\n', '\r'),
+        )
+        .map(([h, rows, d, nl]) => [h, ...rows].map((r) => r.join(d)).join(nl)),
+    );
+    const options = fc.record({
+      copiesColumn: fc.option(fc.constantFrom('copies', 'sku', 'x'), { nil: undefined }),
+    });
+    fc.assert(
+      fc.property(csv, options, (text, opts) => {
+        let plan: BatchPlan | undefined;
+        try {
+          plan = planBatch(
+            text,
+            product,
+            opts.copiesColumn === undefined ? {} : { copiesColumn: opts.copiesColumn },
+          );
+        } catch (e) {
+          if (!(e instanceof BatchError)) throw e;
+          return;
+        }
+        expect(plan.rows.length + plan.badRows.length).toBe(plan.totalRows);
+        for (const p of plan.problems) expect(plan.badRows).toContain(p.row);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
