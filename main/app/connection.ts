@@ -121,8 +121,8 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
 
   const notify = async () => options.onChange?.(await status());
 
+  // Every hosted call may change what the top bar shows (state, message, prints used): tell it after each.
   const track = async <T>(call: () => Promise<T>): Promise<T> => {
-    const before = `${hostedState}|${message}`;
     try {
       const result = await call();
       if (cached && cached.backend.lastSource === 'hosted') {
@@ -140,7 +140,7 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
       }
       throw e;
     } finally {
-      if (`${hostedState}|${message}` !== before) void notify();
+      void notify();
     }
   };
 

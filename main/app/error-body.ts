@@ -12,7 +12,9 @@ import { RfidRequiresZpl } from '../../src/engine/render';
 import { PrinterError } from '../../src/printers/transport';
 import { IpcError, type IpcErrorAction, type IpcErrorBody, type IpcErrorCode } from '../../src/ipc/errors';
 
-const sentence = (s: string): string => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
+/** Starts a message with a capital, unless it starts with a name (a file, a URI, a field path). */
+const sentence = (s: string): string =>
+  /^[a-z]+(?![\w.:/[-])/.test(s) ? s[0]!.toUpperCase() + s.slice(1) : s;
 
 /** Any thrown value → the body sent to the renderer. Unknown errors say little and never carry a stack. */
 export function toIpcErrorBody(e: unknown): IpcErrorBody {

@@ -1,8 +1,13 @@
 /**
- * Print jobs for the app: every print (one label or a CSV batch) is a job in the job store, printed label by
- * label by a per-printer worker (main/jobs), so paper out, a pulled cable or a crash never lose or silently
- * duplicate a label. Job progress reaches the renderer as `job` events.
+ * Print jobs for the app: every print (one label or a CSV batch) is a job of the job service (main/jobs), printed
+ * label by label by a per-printer worker, so paper out, a pulled cable or a crash never lose a label or
+ * duplicate one silently. Job progress reaches the renderer as `job` events; while a job holds a printer, its
+ * view of the printer answers the status poll (no second connection competing for the printer).
  */
+import { dirname } from 'node:path';
+import { BatchError, type BatchPlan } from '../../src/jobs/batch';
+import type { JobServiceEvent } from '../../src/jobs/events';
+import type { Template } from '../../src/template/schema';
 import type {
   AppEvent,
   BatchInput,
@@ -16,9 +21,11 @@ import type {
   TemplateRef,
 } from '../../src/ipc/contract';
 import { IpcError } from '../../src/ipc/errors';
+import { openJobService, JobRequestError, type JobDetail, type JobService } from '../jobs/job-service';
 import type { AppPrinters } from './printers';
-import type { Rendering } from './rendering';
+import { filled } from './rendering';
 import type { AppTemplates } from './templates';
+import type { Rendering } from './rendering';
 
 export interface AppJobs {
   print(ref: TemplateRef, values: FieldValues, copies: number, printer: PrinterView): Promise<JobView>;
@@ -40,28 +47,236 @@ export interface AppJobs {
   close(): Promise<void>;
 }
 
-export function createAppJobs(_deps: {
+export function createAppJobs(deps: {
   dataDir: string;
   templates: AppTemplates;
   printers: AppPrinters;
   rendering: Rendering;
+  /** Whether labels of this template come from the hosted API (else the bundled engine resolves them). */
+  isHosted: (ref: TemplateRef) => Promise<boolean>;
   emit: (event: AppEvent) => void;
 }): AppJobs {
-  const notYet = async (): Promise<never> => {
-    throw new IpcError('internal', 'Print jobs are not wired yet.');
+  const service: JobService = openJobService({ dataDir: deps.dataDir });
+  /** Printer URI → id and name, for views (jobs store URIs). */
+  const names = new Map<string, { id: string; name: string }>();
+  /** Printer id → what the job printing on it last said about the printer. */
+  const busy = new Map<string, PrinterStatusView>();
+
+  const refreshNames = async () => {
+    for (const p of await deps.printers.list()) names.set(p.uri, { id: p.id, name: p.name });
   };
+  void refreshNames();
+
+  const view = (job: JobDetail): JobView => ({
+    id: job.id,
+    state: job.state,
+    reason: job.reason,
+    template: job.templateName,
+    printer: job.printer,
+    printerName: names.get(job.printer)?.name ?? job.printer,
+    labelCount: job.labelCount,
+    counts: job.counts,
+    possibleDuplicates: job.possibleDuplicates,
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+    createdBy: job.createdBy,
+    reprintOf: job.reprintOf,
+  });
+
+  const detail = (id: number): JobDetail => {
+    const job = service.getJob(id);
+    if (!job) throw new IpcError('not-found', `There is no job ${id}.`);
+    return job;
+  };
+
+  /** A job request the service refuses is the user's to fix: say it as it is. */
+  const guarded = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof JobRequestError) throw new IpcError('conflict', e.message);
+      throw e;
+    }
+  };
+
+  const statusFromJob = (printer: string, event: JobServiceEvent): void => {
+    const who = names.get(printer);
+    if (!who) return;
+    const checkedAt = new Date().toISOString();
+    switch (event.kind) {
+      case 'started':
+      case 'resumed':
+      case 'progress':
+        busy.set(who.id, { printer: who.id, state: 'ready', message: 'Printing', checkedAt });
+        return;
+      case 'paused': {
+        const state = /paper/i.test(event.reason)
+          ? 'paper-out'
+          : /head/i.test(event.reason)
+            ? 'head-open'
+            : /connect|refused|timed out|unreachable/i.test(event.reason)
+              ? 'offline'
+              : 'paused';
+        busy.set(who.id, { printer: who.id, state, message: `Job paused: ${event.reason}`, checkedAt });
+        deps.emit({ kind: 'printer-status', status: busy.get(who.id)! });
+        return;
+      }
+      case 'done':
+        busy.delete(who.id);
+        return;
+      default:
+        return;
+    }
+  };
+
+  service.onEvent((event) => {
+    if (!('jobId' in event)) return;
+    const job = service.getJob(event.jobId);
+    if (!job) return;
+    statusFromJob(job.printer, event);
+    const etaSeconds =
+      event.kind === 'progress' && event.etaMs !== null ? Math.round(event.etaMs / 1000) : null;
+    const message =
+      event.kind === 'paused'
+        ? `Paused: ${event.reason}`
+        : event.kind === 'connection-lost'
+          ? `Connection lost (${event.reason}); retrying`
+          : event.kind === 'possible-duplicate'
+            ? `Label ${event.labelNumber} was resent after a fault and may have printed twice`
+            : null;
+    deps.emit({ kind: 'job', job: view(job), etaSeconds, message });
+  });
+
+  const templateOf = async (ref: TemplateRef): Promise<{ template: Template; baseDir?: string }> => {
+    const entry = await deps.templates.get(ref);
+    return { template: entry.template, ...(entry.file ? { baseDir: dirname(entry.file) } : {}) };
+  };
+
+  const plan = async (
+    input: BatchInput,
+  ): Promise<{ plan: BatchPlan; template: Template; baseDir?: string }> => {
+    const { template, baseDir } = await templateOf(input.ref);
+    try {
+      const result = service.planBatch(input.csv, template, {
+        ...(input.mapping ? { map: input.mapping } : {}),
+        ...(input.copiesColumn ? { copiesColumn: input.copiesColumn } : {}),
+      });
+      return { plan: result, template, ...(baseDir ? { baseDir } : {}) };
+    } catch (e) {
+      if (e instanceof BatchError) throw new IpcError('invalid', e.message);
+      throw e;
+    }
+  };
+
+  const planView = (p: BatchPlan, columns: string[], template: Template): BatchPlanView => {
+    const mapping: Record<string, string> = {};
+    for (const [field, column] of Object.entries(p.mapping.fields)) mapping[column] = field;
+    return {
+      columns,
+      mapping,
+      copiesColumn: p.mapping.copiesColumn,
+      fields: template.fields
+        .filter((f) => f.type !== 'counter')
+        .map((f) => ({ name: f.name, label: f.label })),
+      unmappedFields: p.mapping.unmappedFields,
+      rows: p.totalRows,
+      validRows: p.rows.length,
+      labels: p.labelCount,
+      problems: p.problems.map((x) => ({ row: x.row, field: x.field ?? '(row)', problem: x.problem })),
+    };
+  };
+
+  const columnsOf = (p: BatchPlan): string[] => [
+    ...new Set([
+      ...Object.values(p.mapping.fields),
+      ...(p.mapping.copiesColumn ? [p.mapping.copiesColumn] : []),
+      ...p.mapping.unusedColumns,
+    ]),
+  ];
+
   return {
-    print: notYet,
-    planBatch: notYet,
-    startBatch: notYet,
-    list: async () => [],
-    get: notYet,
-    pause: notYet,
-    resume: notYet,
-    cancel: notYet,
-    reprint: notYet,
-    printerStatus: () => undefined,
-    resumeUnfinished: () => undefined,
-    close: async () => undefined,
+    async print(ref, values, copies, printer) {
+      await refreshNames();
+      const { template, baseDir } = await templateOf(ref);
+      // Hosted: the API resolves the labels (one call, counted as `copies` prints; the bundled engine stands in
+      // when it is unreachable), and the job prints them at the printer's own dpi.
+      const markups = (await deps.isHosted(ref))
+        ? await deps.rendering.markups(ref, values, copies)
+        : undefined;
+      const { job } = await service.addJob({
+        template,
+        ...(baseDir ? { baseDir } : {}),
+        printer: printer.uri,
+        rows: [{ data: filled(values) }],
+        copies,
+        ...(markups ? { markups } : {}),
+      });
+      return view(job);
+    },
+    async planBatch(input) {
+      const { plan: p, template } = await plan(input);
+      return planView(p, columnsOf(p), template);
+    },
+    async startBatch(input, printer, skipInvalid) {
+      await refreshNames();
+      const { plan: p, template, baseDir } = await plan(input);
+      if (p.problems.length && !skipInvalid) {
+        throw new IpcError(
+          'invalid',
+          `${p.badRows.length} row${p.badRows.length === 1 ? ' has' : 's have'} problems: fix the file, or print the valid rows and skip them.`,
+        );
+      }
+      if (!p.rows.length) throw new IpcError('invalid', 'No valid rows to print.');
+      const { job } = await service.addJob({
+        template,
+        ...(baseDir ? { baseDir } : {}),
+        printer: printer.uri,
+        rows: p.rows.map((r) => ({ data: r.data, copies: r.copies, row: r.row })),
+        skippedRows: p.badRows,
+      });
+      return { job: view(job), skipped: p.badRows };
+    },
+    async list(filter) {
+      await refreshNames();
+      let printer: string | undefined;
+      if (filter.printer !== undefined) printer = (await deps.printers.get(filter.printer)).uri;
+      const { state } = filter;
+      return service
+        .listJobs({
+          ...(state ? { state } : {}),
+          ...(printer ? { printer } : {}),
+          ...(filter.template ? { templateName: filter.template } : {}),
+          ...(filter.text ? { text: filter.text } : {}),
+          limit: filter.limit ?? 200,
+        })
+        .map(view);
+    },
+    async get(id) {
+      await refreshNames();
+      const job = view(detail(id));
+      const labels = service.labels(id).map((l) => ({
+        number: l.number,
+        state: l.state,
+        possibleDuplicate: l.possibleDuplicate,
+        attempts: l.attempts,
+        updatedAt: l.updatedAt,
+      }));
+      return { job, labels };
+    },
+    pause: async (id) => view(guarded(() => service.pause(id))),
+    resume: async (id) => view(guarded(() => service.resume(id))),
+    cancel: async (id) => view(guarded(() => service.cancel(id))),
+    async reprint(id, labels) {
+      detail(id);
+      try {
+        return view(await service.reprint(id, labels));
+      } catch (e) {
+        if (e instanceof JobRequestError) throw new IpcError('conflict', e.message);
+        throw e;
+      }
+    },
+    printerStatus: (id) => busy.get(id),
+    resumeUnfinished: () => void service.resumeAll(),
+    close: () => service.close(),
   };
 }

@@ -65,7 +65,14 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ...(options.warn ? { warn: options.warn } : {}),
   });
   const rendering = createRendering({ templates, printers, connection, ports: getPorts });
-  const jobs = createAppJobs({ dataDir, templates, printers, rendering, emit });
+  const jobs = createAppJobs({
+    dataDir,
+    templates,
+    printers,
+    rendering,
+    isHosted: async (ref) => (await connection.backendFor(ref.source)).kind === 'hosted',
+    emit,
+  });
 
   const printerOrUndefined = async (id: string | undefined) =>
     id === undefined ? undefined : printers.get(id);

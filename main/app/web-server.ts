@@ -16,8 +16,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { isChannelName } from '../../src/ipc/contract';
-import { IpcError, parseRequest } from '../../src/ipc/errors';
-import { toIpcErrorBody } from './error-body';
+import { IpcError } from '../../src/ipc/errors';
+import { dispatch } from './dispatch';
 import { WEB_EVENTS_PATH, WEB_IPC_PATH, WEB_TOKEN_HEADER, WEB_TOKEN_PARAM } from '../../src/ipc/http-client';
 import type { AppServices } from './services';
 
@@ -104,16 +104,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       const { channel } = request.params;
       if (!isChannelName(channel))
         return refuse(reply, 404, new IpcError('bad-request', `No channel "${channel}".`));
-      try {
-        const parsed = parseRequest(channel, request.body);
-        const handler = options.services.handlers[channel] as (r: unknown) => Promise<unknown>;
-        const result = await handler(parsed);
-        return reply.send({ ok: true, result });
-      } catch (e) {
-        const body = toIpcErrorBody(e);
-        if (body.code === 'internal') log(`${channel}: ${e instanceof Error ? e.message : String(e)}`);
-        return reply.code(body.code === 'bad-request' ? 400 : 200).send({ ok: false, error: body });
-      }
+      const answer = await dispatch(options.services, channel, request.body, log);
+      return reply.code(!answer.ok && answer.error.code === 'bad-request' ? 400 : 200).send(answer);
     },
   );
   // Any other method or a malformed body on /ipc answers in the contract's shape too.

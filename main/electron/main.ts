@@ -12,9 +12,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
-import { isChannelName } from '../../src/ipc/contract';
-import { IpcError, parseRequest } from '../../src/ipc/errors';
-import { toIpcErrorBody } from '../app/error-body';
+import { IpcError } from '../../src/ipc/errors';
+import { dispatch } from '../app/dispatch';
 import type { IpcEnvelope } from '../../src/ipc/bridge';
 import { packageRoot } from '../../src/node/assets';
 import { parseAppOptions, AppOptionError } from '../app/options';
@@ -114,14 +113,10 @@ async function start(): Promise<void> {
   win.on('closed', () => (win = undefined));
 
   ipcMain.handle(INVOKE_CHANNEL, async (event, channel: unknown, payload: unknown): Promise<IpcEnvelope> => {
-    try {
-      if (!fromOurPage(event, win)) throw new IpcError('bad-request', 'Refused: not LabelDesk’s own page.');
-      if (!isChannelName(channel)) throw new IpcError('bad-request', `No channel "${String(channel)}".`);
-      const handler = services.handlers[channel] as (request: unknown) => Promise<unknown>;
-      return { ok: true, result: await handler(parseRequest(channel, payload)) };
-    } catch (e) {
-      return { ok: false, error: toIpcErrorBody(e) };
+    if (!fromOurPage(event, win)) {
+      return { ok: false, error: new IpcError('bad-request', 'Refused: not LabelDesk’s own page.').toBody() };
     }
+    return dispatch(services, channel, payload, (line) => process.stderr.write(`LabelDesk: ${line}\n`));
   });
   services.onEvent((event) => win?.webContents.send(EVENT_CHANNEL, event));
 

@@ -80,8 +80,18 @@ export const BatchInputSchema = z.strictObject({
 });
 export type BatchInput = z.infer<typeof BatchInputSchema>;
 
+export const JOB_STATE_NAMES = [
+  'queued',
+  'printing',
+  'paused',
+  'held',
+  'done',
+  'cancelled',
+  'failed',
+] as const;
+
 export const JobFilterSchema = z.strictObject({
-  state: z.string().max(20).optional(),
+  state: z.enum(JOB_STATE_NAMES).optional(),
   printer: printerId.optional(),
   template: z.string().max(200).optional(),
   text: z.string().max(200).optional(),
@@ -208,6 +218,8 @@ export interface BatchPlanView {
   mapping: Record<string, string>;
   /** The column read as copies per row, if any. */
   copiesColumn: string | null;
+  /** The template's fields a column can feed (counters excluded), for the mapping step. */
+  fields: { name: string; label: string }[];
   /** Template fields no column feeds (they print their placeholder). */
   unmappedFields: string[];
   rows: number;
@@ -217,7 +229,7 @@ export interface BatchPlanView {
 }
 
 /** `paused`: the printer needs attention (resumes by itself); `held`: a person paused it. */
-export type JobStateView = 'queued' | 'printing' | 'paused' | 'held' | 'done' | 'cancelled' | 'failed';
+export type JobStateView = (typeof JOB_STATE_NAMES)[number];
 export type LabelStateView = 'pending' | 'sending' | 'sent' | 'confirmed' | 'failed';
 
 export interface JobView {

@@ -1,0 +1,67 @@
+/** Small pieces shared by the job views: state chips and a progress bar. */
+import type { JobStateView, LabelStateView } from '../../../src/ipc/contract';
+import { assertNever } from '../../../src/layout/scene';
+import { Pill, type Tone } from './status-pill';
+
+export function jobStateTone(state: JobStateView): Tone {
+  switch (state) {
+    case 'queued':
+      return 'neutral';
+    case 'printing':
+      return 'accent';
+    case 'paused':
+      return 'warn';
+    case 'held':
+      return 'warn';
+    case 'done':
+      return 'ok';
+    case 'cancelled':
+      return 'neutral';
+    case 'failed':
+      return 'bad';
+    default:
+      return assertNever(state, 'job state');
+  }
+}
+
+export function labelStateTone(state: LabelStateView): Tone {
+  switch (state) {
+    case 'pending':
+      return 'neutral';
+    case 'sending':
+      return 'accent';
+    case 'sent':
+    case 'confirmed':
+      return 'ok';
+    case 'failed':
+      return 'bad';
+    default:
+      return assertNever(state, 'label state');
+  }
+}
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+export function JobStateChip({ state }: { state: JobStateView }) {
+  return <Pill tone={jobStateTone(state)}>{capital(state)}</Pill>;
+}
+
+export function LabelStateChip({ state }: { state: LabelStateView }) {
+  return <Pill tone={labelStateTone(state)}>{capital(state)}</Pill>;
+}
+
+export function ProgressBar({ fraction, label }: { fraction: number; label: string }) {
+  const percent = Math.round(fraction * 100);
+  return (
+    <div
+      className="progress"
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={percent}
+    >
+      <div className="progress-fill" style={{ width: `${percent}%` }} />
+    </div>
+  );
+}

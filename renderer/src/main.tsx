@@ -1,0 +1,25 @@
+/** Entry point: connect to main (Electron preload or web mode), make the stores, render, start. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { connectApi } from './api/connect';
+import { App } from './app';
+import { downloadFile } from './lib/download';
+import { printSvg } from './lib/system-print';
+import { createStores, startApp } from './store';
+import { StoresProvider } from './store/stores-context';
+import './styles/app.css';
+
+const stores = createStores(connectApi(), {
+  saveFile: (f) => downloadFile(f),
+  printSvg: (svg, page) => printSvg(svg, page),
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <StoresProvider stores={stores}>
+      <App />
+    </StoresProvider>
+  </StrictMode>,
+);
+
+void startApp(stores);

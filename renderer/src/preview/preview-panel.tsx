@@ -1,0 +1,178 @@
+/**
+ * The live preview: the label as a white card on a grey canvas, redrawn from each new Scene; zoom (fit,
+ * 100 %, steps); click an element to focus its field; "Printer view" shows the 1-bit raster the head burns.
+ */
+import { Suspense, lazy, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { ErrorNotice } from '../components/error-notice';
+import { Icon } from '../components/icons';
+import { useDocument, useStores, useUi } from '../store/stores-context';
+import { fieldsForElement, sceneToKonva } from './scene-to-konva';
+import { sceneText } from './scene-text';
+
+const KonvaScene = lazy(() => import('./konva-scene'));
+
+/** Room left around the label when it is fitted, in CSS px. */
+const FIT_MARGIN = 48;
+
+function useSize(ref: RefObject<HTMLElement | null>): { width: number; height: number } {
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setSize({ width: entry.contentRect.width, height: entry.contentRect.height });
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return size;
+}
+
+export function PreviewPanel() {
+  const { ui, document } = useStores();
+  const scene = useDocument((s) => s.scene);
+  const previewError = useDocument((s) => s.previewError);
+  const detail = useDocument((s) => s.detail);
+  const loading = useDocument((s) => s.loading);
+  const printer = useDocument((s) => s.printer);
+  const raster = useDocument((s) => s.raster);
+  const rasterError = useDocument((s) => s.rasterError);
+  const zoom = useUi((s) => s.zoom);
+  const fitScale = useUi((s) => s.fitScale);
+  const printerView = useUi((s) => s.printerView);
+  const selected = useUi((s) => s.selectedElement);
+  const canvas = useRef<HTMLDivElement>(null);
+  const size = useSize(canvas);
+
+  const label = useMemo(() => (scene ? sceneToKonva(scene) : null), [scene]);
+  const text = useMemo(() => (scene ? sceneText(scene) : []), [scene]);
+
+  useEffect(() => {
+    if (!label || size.width === 0) return;
+    const fit = Math.min((size.width - FIT_MARGIN) / label.width, (size.height - FIT_MARGIN) / label.height);
+    ui.getState().setFitScale(Math.max(0.05, Math.min(fit, 8)));
+  }, [label, size.width, size.height, ui]);
+
+  // The raster follows every new Scene while the printer view is on (the latest answer wins in the store).
+  useEffect(() => {
+    if (printerView && scene) void document.getState().loadRaster();
+  }, [printerView, scene, printer, document]);
+
+  const scale = zoom === 'fit' ? fitScale : zoom;
+
+  const onSelect = (element: number | null) => {
+    ui.getState().selectElement(element);
+    const [field] = fieldsForElement(detail?.elementFields, element ?? undefined);
+    if (field) ui.getState().focusField(field);
+  };
+
+  return (
+    <section className="card preview-card" aria-labelledby="preview-title">
+      <div className="preview-toolbar">
+        <h2 id="preview-title">Preview</h2>
+        <div className="zoom" role="group" aria-label="Zoom">
+          <button
+            type="button"
+            className="btn btn-ghost btn-icon"
+            aria-label="Zoom out"
+            onClick={() => ui.getState().zoomBy(-1)}
+          >
+            <Icon name="minus" size={16} />
+          </button>
+          <span className="zoom-value" aria-live="polite">
+            {Math.round(scale * 100)}%
+          </span>
+          <button
+            type="button"
+            className="btn btn-ghost btn-icon"
+            aria-label="Zoom in"
+            onClick={() => ui.getState().zoomBy(1)}
+          >
+            <Icon name="plus" size={16} />
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            aria-pressed={zoom === 'fit'}
+            onClick={() => ui.getState().setZoom('fit')}
+          >
+            Fit
+          </button>
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            aria-pressed={zoom === 1}
+            onClick={() => ui.getState().setZoom(1)}
+          >
+            100%
+          </button>
+        </div>
+        <label className="switch">
+          <input
+            type="checkbox"
+            role="switch"
+            checked={printerView}
+            onChange={(e) => ui.getState().setPrinterView(e.target.checked)}
+          />
+          <span className="switch-track" aria-hidden="true" />
+          Printer view
+        </label>
+      </div>
+      {previewError && <ErrorNotice error={previewError} />}
+      {printerView && rasterError && <ErrorNotice error={rasterError} />}
+      <div className="preview-canvas" ref={canvas}>
+        {label ? (
+          <div
+            className="label-card"
+            data-testid="preview"
+            data-lines={text.join('\n')}
+            data-view={printerView ? 'printer' : 'screen'}
+            role="img"
+            aria-label="Label preview"
+            aria-describedby="preview-text"
+            style={{ width: Math.ceil(label.width * scale), height: Math.ceil(label.height * scale) }}
+          >
+            {printerView ? (
+              raster ? (
+                <img
+                  className="raster"
+                  src={raster.dataUrl}
+                  alt=""
+                  width={Math.ceil(label.width * scale)}
+                  height={Math.ceil(label.height * scale)}
+                  data-dpi={raster.dpi}
+                />
+              ) : (
+                <p className="muted preview-wait">Rendering at the printer’s dpi…</p>
+              )
+            ) : (
+              <Suspense fallback={<p className="muted preview-wait">Loading preview…</p>}>
+                <KonvaScene label={label} scale={scale} selected={selected} onSelect={onSelect} />
+              </Suspense>
+            )}
+          </div>
+        ) : (
+          <p className="muted preview-wait" data-testid="preview-empty">
+            {loading ? 'Loading…' : detail ? 'Rendering…' : 'The label appears here.'}
+          </p>
+        )}
+      </div>
+      <p id="preview-text" className="visually-hidden">
+        {text.length ? `The label reads: ${text.join(', ')}` : ''}
+      </p>
+      {printerView && raster && (
+        <p className="muted small preview-note">
+          {raster.widthDots} × {raster.heightDots} dots at {raster.dpi} dpi: exactly what the print head
+          burns.
+        </p>
+      )}
+      {scene && scene.warnings.length > 0 && (
+        <ul className="preview-warnings">
+          {scene.warnings.map((w) => (
+            <li key={w}>{w}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,126 @@
+/** The batch plan: each CSV column and the field it feeds (changeable), and the validation report. */
+import type { BatchPlanView } from '../../../../src/ipc/contract';
+import { useStores } from '../../store/stores-context';
+
+/** Every template field a column can feed, in the template's order. */
+export function planFields(plan: BatchPlanView): string[] {
+  return plan.fields.map((f) => f.name);
+}
+
+const REPORT_LIMIT = 500;
+
+export function BatchPlanCard({ plan, copiesColumn }: { plan: BatchPlanView; copiesColumn: string | null }) {
+  const { batch } = useStores();
+  const fields = planFields(plan);
+  const shown = plan.problems.slice(0, REPORT_LIMIT);
+  return (
+    <>
+      <section className="card" aria-labelledby="batch-mapping">
+        <div className="card-head">
+          <h2 id="batch-mapping">Columns and fields</h2>
+          <span className="muted small">
+            {plan.validRows} of {plan.rows} rows valid · {plan.labels} labels
+          </span>
+        </div>
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">CSV column</th>
+              <th scope="col">Feeds field</th>
+            </tr>
+          </thead>
+          <tbody>
+            {plan.columns.map((column) => (
+              <tr key={column}>
+                <th scope="row" className="mono">
+                  {column}
+                </th>
+                <td>
+                  <select
+                    aria-label={`Field for column ${column}`}
+                    value={column === copiesColumn ? '' : (plan.mapping[column] ?? '')}
+                    disabled={column === copiesColumn}
+                    onChange={(e) => void batch.getState().mapColumn(column, e.target.value)}
+                  >
+                    <option value="" disabled>
+                      {column === copiesColumn ? 'Copies per row' : 'Not used'}
+                    </option>
+                    {fields.map((f) => (
+                      <option key={f} value={f}>
+                        {f}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {plan.unmappedFields.length > 0 && (
+          <p className="field-hint">
+            No column feeds {plan.unmappedFields.join(', ')}:{' '}
+            {plan.unmappedFields.length === 1 ? 'it prints its' : 'they print their'} placeholder.
+          </p>
+        )}
+        <label className="field field-inline">
+          <span className="field-label">Copies per row from column</span>
+          <select
+            value={copiesColumn ?? ''}
+            onChange={(e) => void batch.getState().setCopiesColumn(e.target.value || null)}
+          >
+            <option value="">None: one label per row</option>
+            {plan.columns.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+      </section>
+
+      <section className="card" aria-labelledby="batch-report">
+        <div className="card-head">
+          <h2 id="batch-report">Validation report</h2>
+          {plan.problems.length === 0 ? (
+            <span className="pill pill-ok">
+              <span className="pill-dot" aria-hidden="true" />
+              Every row is valid
+            </span>
+          ) : (
+            <span className="pill pill-bad">
+              <span className="pill-dot" aria-hidden="true" />
+              {plan.problems.length} {plan.problems.length === 1 ? 'problem' : 'problems'}
+            </span>
+          )}
+        </div>
+        {plan.problems.length > 0 && (
+          <div className="table-scroll">
+            <table className="table" aria-label="Problems by row">
+              <thead>
+                <tr>
+                  <th scope="col" className="num">
+                    Row
+                  </th>
+                  <th scope="col">Field</th>
+                  <th scope="col">Problem</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.map((p, i) => (
+                  <tr key={`${p.row}:${p.field}:${i}`}>
+                    <td className="num">{p.row}</td>
+                    <td className="mono">{p.field}</td>
+                    <td>{p.problem}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {plan.problems.length > shown.length && (
+              <p className="muted small">and {plan.problems.length - shown.length} more.</p>
+            )}
+          </div>
+        )}
+      </section>
+    </>
+  );
+}

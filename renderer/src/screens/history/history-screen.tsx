@@ -1,0 +1,229 @@
+/**
+ * The History screen: jobs with a filter (state, printer, text); a job's labels with their states and
+ * possible duplicates marked; reprint the job or the labels ticked.
+ */
+import { useEffect } from 'react';
+import { JOB_STATE_NAMES } from '../../../../src/ipc/contract';
+import type { HistoryFilter } from '../../store/jobs';
+import { ErrorNotice } from '../../components/error-notice';
+import { JobStateChip, LabelStateChip } from '../../components/job-bits';
+import { useJobs, usePrinters, useStores } from '../../store/stores-context';
+
+const STATES = JOB_STATE_NAMES;
+
+const when = (iso: string) => {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+};
+
+export function HistoryScreen() {
+  const { jobs } = useStores();
+  const list = useJobs((s) => s.list);
+  const loaded = useJobs((s) => s.listLoaded);
+  const filter = useJobs((s) => s.filter);
+  const selected = useJobs((s) => s.selected);
+  const error = useJobs((s) => s.error);
+  const printers = usePrinters((s) => s.printers);
+
+  useEffect(() => {
+    void jobs.getState().loadList();
+  }, [jobs]);
+
+  return (
+    <div className="screen history-screen">
+      <section className="card" aria-labelledby="jobs-title">
+        <div className="card-head">
+          <h2 id="jobs-title">Jobs</h2>
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            onClick={() => void jobs.getState().loadList()}
+          >
+            Refresh
+          </button>
+        </div>
+        <div className="filters" role="search">
+          <label className="field field-inline">
+            <span className="field-label">State</span>
+            <select
+              value={filter.state}
+              onChange={(e) => jobs.getState().setFilter({ state: e.target.value as HistoryFilter['state'] })}
+            >
+              <option value="">Any</option>
+              {STATES.map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field field-inline">
+            <span className="field-label">Printer</span>
+            <select
+              value={filter.printer}
+              onChange={(e) => jobs.getState().setFilter({ printer: e.target.value })}
+            >
+              <option value="">Any</option>
+              {printers.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field field-inline field-grow">
+            <span className="field-label">Find</span>
+            <input
+              type="search"
+              placeholder="Template, job number…"
+              value={filter.text}
+              onChange={(e) => jobs.getState().setFilter({ text: e.target.value })}
+            />
+          </label>
+        </div>
+        {error && <ErrorNotice error={error} />}
+        <div className="table-scroll">
+          <table className="table table-hover" aria-label="Jobs">
+            <thead>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Created</th>
+                <th scope="col">Template</th>
+                <th scope="col">Printer</th>
+                <th scope="col" className="num">
+                  Labels
+                </th>
+                <th scope="col">State</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((job) => (
+                <tr key={job.id} className={selected?.job.id === job.id ? 'row-selected' : undefined}>
+                  <td>
+                    <button
+                      type="button"
+                      className="btn btn-link"
+                      onClick={() => void jobs.getState().open(job.id)}
+                    >
+                      Job {job.id}
+                    </button>
+                    {job.reprintOf !== null && (
+                      <span className="muted small"> reprint of {job.reprintOf}</span>
+                    )}
+                  </td>
+                  <td>{when(job.createdAt)}</td>
+                  <td className="mono">{job.template}</td>
+                  <td>{job.printerName}</td>
+                  <td className="num">{job.labelCount}</td>
+                  <td>
+                    <JobStateChip state={job.state} />
+                    {job.possibleDuplicates.length > 0 && (
+                      <span className="pill pill-warn" title="Labels that may have printed twice">
+                        <span className="pill-dot" aria-hidden="true" />
+                        {job.possibleDuplicates.length} possible duplicate
+                        {job.possibleDuplicates.length === 1 ? '' : 's'}
+                      </span>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {loaded && list.length === 0 && <p className="muted empty">No jobs match.</p>}
+        </div>
+      </section>
+      {selected && <JobDetail />}
+    </div>
+  );
+}
+
+function JobDetail() {
+  const { jobs } = useStores();
+  const selected = useJobs((s) => s.selected)!;
+  const picked = useJobs((s) => s.picked);
+  const { job, labels } = selected;
+  const allPicked = labels.length > 0 && picked.length === labels.length;
+  return (
+    <section className="card" aria-labelledby="job-detail-title">
+      <div className="card-head">
+        <h2 id="job-detail-title">
+          Job {job.id} · {job.template}
+        </h2>
+        <JobStateChip state={job.state} />
+        <span className="spacer" />
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => jobs.getState().close()}>
+          Close
+        </button>
+      </div>
+      <p className="muted small">
+        {job.labelCount} labels to {job.printerName} · created {when(job.createdAt)} by {job.createdBy}
+        {job.reason ? ` · ${job.reason}` : ''}
+      </p>
+      <div className="row">
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => void jobs.getState().reprint(job.id)}
+        >
+          Reprint job
+        </button>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          disabled={picked.length === 0}
+          onClick={() => void jobs.getState().reprint(job.id, picked)}
+        >
+          Reprint selected labels{picked.length ? ` (${picked.length})` : ''}
+        </button>
+      </div>
+      <div className="table-scroll">
+        <table className="table" aria-label={`Labels of job ${job.id}`}>
+          <thead>
+            <tr>
+              <th scope="col">
+                <input
+                  type="checkbox"
+                  aria-label="Select all labels"
+                  checked={allPicked}
+                  onChange={() => jobs.getState().setPicked(allPicked ? [] : labels.map((l) => l.number))}
+                />
+              </th>
+              <th scope="col">Label</th>
+              <th scope="col">State</th>
+              <th scope="col" className="num">
+                Attempts
+              </th>
+              <th scope="col">Updated</th>
+            </tr>
+          </thead>
+          <tbody>
+            {labels.map((label) => (
+              <tr key={label.number} className={label.possibleDuplicate ? 'row-warn' : undefined}>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Select label ${label.number}`}
+                    checked={picked.includes(label.number)}
+                    onChange={() => jobs.getState().togglePick(label.number)}
+                  />
+                </td>
+                <td className="num">{label.number}</td>
+                <td>
+                  <LabelStateChip state={label.state} />
+                  {label.possibleDuplicate && (
+                    <span className="pill pill-warn">
+                      <span className="pill-dot" aria-hidden="true" />
+                      Possible duplicate
+                    </span>
+                  )}
+                </td>
+                <td className="num">{label.attempts}</td>
+                <td>{when(label.updatedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,216 @@
+/**
+ * The label's form, generated from the template's fields: one input per field type, required marks,
+ * defaults, hints and main's validation messages. A scanner's Enter moves on; Enter on the last field prints.
+ */
+import { useEffect, type KeyboardEvent, type ReactNode } from 'react';
+import type { Field } from '../../../../src/template/schema';
+import { assertNever } from '../../../../src/layout/scene';
+import { enterAction, fieldInputId } from '../../lib/form-keys';
+import { useDocument, useStores, useUi } from '../../store/stores-context';
+
+export function FieldForm() {
+  const { document, ui } = useStores();
+  const detail = useDocument((s) => s.detail);
+  const loading = useDocument((s) => s.loading);
+  const values = useDocument((s) => s.values);
+  const problems = useDocument((s) => s.problems);
+  const touched = useUi((s) => s.touched);
+  const revealAll = useUi((s) => s.revealAllProblems);
+  const focusRequest = useUi((s) => s.focusRequest);
+  const selectedElement = useUi((s) => s.selectedElement);
+
+  useEffect(() => {
+    if (!focusRequest) return;
+    const input = window.document.getElementById(fieldInputId(focusRequest.field));
+    if (input) {
+      input.focus();
+      input.scrollIntoView?.({ block: 'nearest' });
+    }
+  }, [focusRequest, detail]);
+
+  if (!detail) {
+    return (
+      <section className="card form-card" aria-label="Fields">
+        <p className="muted empty">
+          {loading ? 'Loading template…' : 'Choose a template to fill in its fields.'}
+        </p>
+      </section>
+    );
+  }
+
+  const fields = detail.template.fields;
+  const linked = new Set(selectedElement === null ? [] : (detail.elementFields[selectedElement] ?? []));
+  const fieldNames = new Set(fields.map((f) => f.name));
+  const otherProblems = problems.filter((p) => !fieldNames.has(p.field));
+
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>, field: Field) => {
+    if (e.key !== 'Enter') return;
+    const action = enterAction(fields, field.name, e.nativeEvent);
+    switch (action.kind) {
+      case 'focus':
+        e.preventDefault();
+        ui.getState().touch(field.name);
+        ui.getState().focusField(action.field);
+        return;
+      case 'print':
+        e.preventDefault();
+        ui.getState().touch(field.name);
+        void document.getState().print();
+        return;
+      case 'none':
+        return;
+    }
+  };
+
+  return (
+    <section className="card form-card" aria-labelledby="form-title">
+      <div className="card-head">
+        <h2 id="form-title">{detail.ref.name}</h2>
+        {detail.template.description && <p className="muted small">{detail.template.description}</p>}
+      </div>
+      {fields.length === 0 && <p className="muted">This template has no fields: it prints as it is.</p>}
+      <form className="fields" onSubmit={(e) => e.preventDefault()} noValidate>
+        {fields.map((field) => {
+          const problem = problems.find((p) => p.field === field.name);
+          const value = values[field.name] ?? '';
+          const show = !!problem && (revealAll || !!touched[field.name] || value !== '');
+          return (
+            <FieldInput
+              key={field.name}
+              field={field}
+              value={value}
+              problem={show ? problem.message : null}
+              linked={linked.has(field.name)}
+              onChange={(v) => document.getState().setValue(field.name, v)}
+              onBlur={() => ui.getState().touch(field.name)}
+              onKeyDown={(e) => onKeyDown(e, field)}
+            />
+          );
+        })}
+      </form>
+      {otherProblems.length > 0 && (revealAll || Object.keys(touched).length > 0) && (
+        <ul className="form-problems" role="alert">
+          {otherProblems.map((p) => (
+            <li key={`${p.field}:${p.message}`}>{p.message}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+interface FieldInputProps {
+  field: Field;
+  value: string;
+  problem: string | null;
+  linked: boolean;
+  onChange(value: string): void;
+  onBlur(): void;
+  onKeyDown(e: KeyboardEvent<HTMLElement>): void;
+}
+
+function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown }: FieldInputProps) {
+  const id = fieldInputId(field.name);
+  const hintId = `${id}-hint`;
+  const problemId = `${id}-problem`;
+  const describedBy =
+    [problem ? problemId : null, field.hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id,
+    name: field.name,
+    value,
+    onBlur,
+    onKeyDown,
+    'aria-invalid': problem ? true : undefined,
+    'aria-required': field.required || undefined,
+    'aria-describedby': describedBy,
+  } as const;
+
+  let control: ReactNode;
+  switch (field.type) {
+    case 'text':
+      control = (
+        <input
+          {...common}
+          type="text"
+          autoComplete="off"
+          placeholder={field.placeholder}
+          maxLength={field.maxLength}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
+      break;
+    case 'multiline':
+      control = (
+        <textarea
+          {...common}
+          rows={Math.min(6, Math.max(2, field.placeholder.split('\n').length))}
+          placeholder={field.placeholder}
+          maxLength={field.maxLength}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
+      break;
+    case 'number':
+      control = (
+        <input
+          {...common}
+          type="text"
+          inputMode="decimal"
+          autoComplete="off"
+          placeholder={field.placeholder}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      );
+      break;
+    case 'date':
+      control = <input {...common} type="date" onChange={(e) => onChange(e.target.value)} />;
+      break;
+    case 'choice':
+      control = (
+        <select {...common} onChange={(e) => onChange(e.target.value)}>
+          {(!field.required || value === '') && <option value="">{field.placeholder || '—'}</option>}
+          {(field.choices ?? []).map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      );
+      break;
+    case 'counter':
+      control = (
+        <output id={id} className="counter-value" aria-describedby={describedBy}>
+          Assigned when printed
+        </output>
+      );
+      break;
+    default:
+      return assertNever(field.type, 'field type');
+  }
+
+  return (
+    <div className={`field${problem ? ' field-invalid' : ''}${linked ? ' field-linked' : ''}`}>
+      <label className="field-label" htmlFor={id}>
+        {field.label}
+        {field.required && (
+          <span className="required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
+      </label>
+      {control}
+      {problem && (
+        <p className="field-problem" id={problemId}>
+          {problem}
+        </p>
+      )}
+      {field.hint && (
+        <p className="field-hint" id={hintId}>
+          {field.hint}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+/**
+ * The hosted API: base URL, key, secret (write-only: never pre-filled, "••• stored" when main has one),
+ * hosted or local mode, "Test connection".
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import type { BackendMode, SettingsPatch } from '../../../../src/ipc/contract';
+import { ErrorNotice } from '../../components/error-notice';
+import { Pill } from '../../components/status-pill';
+import { describeConnection } from '../../store/connection';
+import { useConnection, useStores } from '../../store/stores-context';
+
+export function HostedCard({ highlight }: { highlight: boolean }) {
+  const { connection } = useStores();
+  const settings = useConnection((s) => s.settings);
+  const status = useConnection((s) => s.status);
+  const saving = useConnection((s) => s.saving);
+  const testing = useConnection((s) => s.testing);
+  const testResult = useConnection((s) => s.testResult);
+  const error = useConnection((s) => s.error);
+  const [baseUrl, setBaseUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [secret, setSecret] = useState('');
+  const [mode, setMode] = useState<BackendMode>('hosted');
+
+  useEffect(() => {
+    if (!settings) return;
+    setBaseUrl(settings.apiBaseUrl ?? '');
+    setApiKey(settings.apiKey ?? '');
+    setMode(settings.mode);
+  }, [settings]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const patch: SettingsPatch = {
+      apiBaseUrl: baseUrl.trim() || null,
+      apiKey: apiKey.trim() || null,
+      mode,
+      ...(secret ? { apiSecret: secret } : {}),
+    };
+    if (await connection.getState().save(patch)) setSecret('');
+  };
+
+  const described = describeConnection(status);
+
+  return (
+    <section
+      className={`card${highlight ? ' card-highlight' : ''}`}
+      aria-labelledby="hosted-title"
+      id="hosted"
+    >
+      <div className="card-head">
+        <h2 id="hosted-title">Hosted API</h2>
+        <Pill tone={described.tone}>{described.label}</Pill>
+      </div>
+      {status?.message && <p className="muted">{status.message}</p>}
+      <form onSubmit={(e) => void submit(e)}>
+        <div className="grid-2">
+          <label className="field">
+            <span className="field-label">Base URL</span>
+            <input
+              type="url"
+              className="mono"
+              placeholder="https://api.example.com"
+              value={baseUrl}
+              onChange={(e) => setBaseUrl(e.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span className="field-label">API key</span>
+            <input
+              className="mono"
+              autoComplete="off"
+              value={apiKey}
+              onChange={(e) => setApiKey(e.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span className="field-label">API secret</span>
+            <input
+              type="password"
+              autoComplete="new-password"
+              placeholder={settings?.hasSecret ? '••• stored' : 'Not set'}
+              value={secret}
+              onChange={(e) => setSecret(e.target.value)}
+            />
+            <span className="field-hint">
+              {settings?.hasSecret
+                ? 'A secret is stored, encrypted. Type a new one to replace it.'
+                : 'Stored encrypted on this computer; it is never shown again.'}
+            </span>
+          </label>
+          {settings?.hasSecret && (
+            <div className="field field-end">
+              <button
+                type="button"
+                className="btn btn-ghost btn-small btn-danger-text"
+                onClick={() => void connection.getState().save({ apiSecret: null })}
+              >
+                Forget the stored secret
+              </button>
+            </div>
+          )}
+        </div>
+        <fieldset className="radio-group">
+          <legend className="field-label">When printing</legend>
+          <label className="radio">
+            <input type="radio" name="mode" checked={mode === 'hosted'} onChange={() => setMode('hosted')} />
+            <span>
+              Use the hosted API
+              <span className="muted small"> (the bundled engine stands in when it cannot be reached)</span>
+            </span>
+          </label>
+          <label className="radio">
+            <input type="radio" name="mode" checked={mode === 'local'} onChange={() => setMode('local')} />
+            <span>Offline: always use the bundled engine</span>
+          </label>
+        </fieldset>
+        {error && <ErrorNotice error={error} />}
+        <div className="row">
+          <button type="submit" className="btn btn-primary" disabled={saving}>
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={testing}
+            onClick={() => void connection.getState().test()}
+          >
+            {testing ? 'Testing…' : 'Test connection'}
+          </button>
+          {testResult && (
+            <p
+              className={`test-result ${testResult.ok ? 'ok' : 'bad'}`}
+              role="status"
+              data-testid="connection-test"
+            >
+              {testResult.message}
+            </p>
+          )}
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,249 @@
+/** Printers: the list with live status, add / edit (name, URI, dpi, darkness), remove, discover. */
+import { useEffect, useState, type FormEvent } from 'react';
+import type { PrinterInput, PrinterView } from '../../../../src/ipc/contract';
+import { ErrorNotice } from '../../components/error-notice';
+import { StatusPill } from '../../components/status-pill';
+import { useConnection, usePrinters, useStores } from '../../store/stores-context';
+
+interface Draft {
+  id?: string;
+  name: string;
+  uri: string;
+  dpi: string;
+  darkness: string;
+}
+
+const EMPTY: Draft = { name: '', uri: '', dpi: '', darkness: '' };
+
+const toDraft = (p: PrinterView): Draft => ({
+  id: p.id,
+  name: p.name,
+  uri: p.uri,
+  dpi: p.dpi ? String(p.dpi) : '',
+  darkness: '',
+});
+
+/** The form's text → the request; blank dpi or darkness means "ask the printer" / "leave it". */
+export function draftToInput(d: Draft): PrinterInput {
+  return {
+    ...(d.id ? { id: d.id } : {}),
+    name: d.name.trim(),
+    uri: d.uri.trim(),
+    ...(d.dpi.trim() ? { dpi: Number(d.dpi) } : {}),
+    ...(d.darkness.trim() ? { darkness: Number(d.darkness) } : {}),
+  };
+}
+
+export function PrintersCard({ highlight }: { highlight: boolean }) {
+  const { printers, connection } = useStores();
+  const list = usePrinters((s) => s.printers);
+  const statuses = usePrinters((s) => s.statuses);
+  const discovered = usePrinters((s) => s.discovered);
+  const discoverProblems = usePrinters((s) => s.discoverProblems);
+  const discovering = usePrinters((s) => s.discovering);
+  const error = usePrinters((s) => s.error);
+  const defaultPrinter = useConnection((s) => s.settings?.defaultPrinter ?? null);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const [removing, setRemoving] = useState<string | null>(null);
+
+  useEffect(
+    () => printers.getState().watch(() => printers.getState().printers.map((p) => p.id), 4000),
+    [printers],
+  );
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!draft) return;
+    const saved = await printers.getState().save(draftToInput(draft));
+    if (saved) setDraft(null);
+  };
+
+  return (
+    <section
+      className={`card${highlight ? ' card-highlight' : ''}`}
+      aria-labelledby="printers-title"
+      id="printers"
+    >
+      <div className="card-head">
+        <h2 id="printers-title">Printers</h2>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          disabled={discovering}
+          onClick={() => void printers.getState().discover()}
+        >
+          {discovering ? 'Looking…' : 'Discover'}
+        </button>
+        <button type="button" className="btn btn-primary btn-small" onClick={() => setDraft({ ...EMPTY })}>
+          Add printer
+        </button>
+      </div>
+      {error && <ErrorNotice error={error} />}
+      {list.length === 0 ? (
+        <p className="muted empty">
+          No printers yet. Add one by its address, or let LabelDesk discover them.
+        </p>
+      ) : (
+        <ul className="printer-list">
+          {list.map((p) => (
+            <li key={p.id} className="printer-row">
+              <div className="printer-main">
+                <strong>{p.name}</strong>
+                {p.id === defaultPrinter && <span className="tag">Default</span>}
+                <div className="muted small">
+                  {p.kind} · <span className="mono">{p.uri}</span>
+                  {p.dpi ? ` · ${p.dpi} dpi` : ''} · {p.language === 'zpl' ? 'ZPL' : 'PDF'}
+                </div>
+                {statuses[p.id] && statuses[p.id]!.state !== 'ready' && (
+                  <div className="small">{statuses[p.id]!.message}</div>
+                )}
+              </div>
+              <StatusPill status={statuses[p.id]} />
+              <button
+                type="button"
+                className="btn btn-ghost btn-small"
+                aria-label={`Edit ${p.name}`}
+                onClick={() => setDraft(toDraft(p))}
+              >
+                Edit
+              </button>
+              {removing === p.id ? (
+                <span className="confirm" role="group" aria-label={`Remove ${p.name}?`}>
+                  <span className="small">Remove?</span>
+                  <button
+                    type="button"
+                    className="btn btn-danger btn-small"
+                    onClick={() => {
+                      setRemoving(null);
+                      void printers.getState().remove(p.id);
+                    }}
+                  >
+                    Yes, remove
+                  </button>
+                  <button type="button" className="btn btn-ghost btn-small" onClick={() => setRemoving(null)}>
+                    Keep
+                  </button>
+                </span>
+              ) : (
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-small btn-danger-text"
+                  aria-label={`Remove ${p.name}`}
+                  onClick={() => setRemoving(p.id)}
+                >
+                  Remove
+                </button>
+              )}
+              {p.id !== defaultPrinter && (
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-small"
+                  aria-label={`Make ${p.name} the default printer`}
+                  onClick={() => void connection.getState().save({ defaultPrinter: p.id })}
+                >
+                  Make default
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {draft && (
+        <form
+          className="printer-form"
+          onSubmit={(e) => void submit(e)}
+          aria-label={draft.id ? 'Edit printer' : 'Add printer'}
+        >
+          <h3>{draft.id ? `Edit ${draft.name || 'printer'}` : 'Add a printer'}</h3>
+          <div className="grid-2">
+            <label className="field">
+              <span className="field-label">Name</span>
+              <input
+                required
+                value={draft.name}
+                onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+                autoFocus
+              />
+            </label>
+            <label className="field">
+              <span className="field-label">Address (URI)</span>
+              <input
+                required
+                className="mono"
+                placeholder="tcp://192.168.1.50:9100"
+                value={draft.uri}
+                onChange={(e) => setDraft({ ...draft, uri: e.target.value })}
+              />
+              <span className="field-hint">
+                tcp://host:9100 · usb://0a5f:0181 · serial:///dev/ttyUSB0?baud=9600 · cups://Queue
+              </span>
+            </label>
+            <label className="field">
+              <span className="field-label">Resolution (dpi)</span>
+              <input
+                type="number"
+                min={100}
+                max={1200}
+                placeholder="Ask the printer"
+                value={draft.dpi}
+                onChange={(e) => setDraft({ ...draft, dpi: e.target.value })}
+              />
+            </label>
+            <label className="field">
+              <span className="field-label">Darkness (0–30)</span>
+              <input
+                type="number"
+                min={0}
+                max={30}
+                placeholder="Printer’s own"
+                value={draft.darkness}
+                onChange={(e) => setDraft({ ...draft, darkness: e.target.value })}
+              />
+            </label>
+          </div>
+          <div className="row">
+            <button type="submit" className="btn btn-primary">
+              Save printer
+            </button>
+            <button type="button" className="btn btn-secondary" onClick={() => setDraft(null)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+
+      {(discovered.length > 0 || discoverProblems.length > 0) && (
+        <div className="discovered">
+          <h3>Found on this computer and network</h3>
+          <ul className="printer-list">
+            {discovered.map((d) => (
+              <li key={d.uri} className="printer-row">
+                <div className="printer-main">
+                  <strong>{d.name}</strong>
+                  <div className="muted small">
+                    {d.source} · <span className="mono">{d.uri}</span>
+                  </div>
+                </div>
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small"
+                  aria-label={`Add ${d.name}`}
+                  onClick={() => setDraft({ ...EMPTY, name: d.name, uri: d.uri })}
+                >
+                  Add
+                </button>
+              </li>
+            ))}
+          </ul>
+          {discoverProblems.map((p) => (
+            <p key={p} className="muted small">
+              {p}
+            </p>
+          ))}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * The app's link to the hosted API and its settings: connection status (asked at start, then pushed as
+ * `connection` events), the settings view (the secret never comes back: only `hasSecret`), and the
+ * "Test connection" result.
+ */
+import { createStore } from 'zustand/vanilla';
+import type {
+  AppInfo,
+  ConnectionStatus,
+  LabelDeskApi,
+  SettingsPatch,
+  SettingsView,
+} from '../../../src/ipc/contract';
+import { toUserError, type UserError } from '../api/user-error';
+
+export interface ConnectionState {
+  info: AppInfo | null;
+  status: ConnectionStatus | null;
+  settings: SettingsView | null;
+  saving: boolean;
+  testing: boolean;
+  testResult: { ok: boolean; message: string } | null;
+  error: UserError | null;
+
+  load(): Promise<void>;
+  applyStatus(status: ConnectionStatus): void;
+  save(patch: SettingsPatch): Promise<boolean>;
+  test(): Promise<void>;
+}
+
+/** The status bar's words for the connection. */
+export function describeConnection(status: ConnectionStatus | null): {
+  tone: 'ok' | 'warn' | 'neutral';
+  label: string;
+} {
+  if (!status) return { tone: 'neutral', label: 'Connecting…' };
+  if (status.backend === 'local' && status.hosted !== 'offline') {
+    return { tone: 'neutral', label: 'Local: bundled engine' };
+  }
+  switch (status.hosted) {
+    case 'online':
+      return { tone: 'ok', label: 'Hosted API online' };
+    case 'offline':
+      return { tone: 'warn', label: 'Offline: printing with the bundled engine' };
+    case 'unconfigured':
+      return { tone: 'neutral', label: 'Local: hosted API not set up' };
+    case 'unknown':
+      return { tone: 'neutral', label: 'Hosted API: not checked yet' };
+  }
+}
+
+export function createConnectionStore(api: LabelDeskApi) {
+  return createStore<ConnectionState>()((set) => ({
+    info: null,
+    status: null,
+    settings: null,
+    saving: false,
+    testing: false,
+    testResult: null,
+    error: null,
+
+    load: async () => {
+      try {
+        const [info, settings, status] = await Promise.all([
+          api.invoke('app.info', {}),
+          api.invoke('settings.get', {}),
+          api.invoke('connection.status', {}),
+        ]);
+        set({ info, settings, status, error: null });
+      } catch (e) {
+        set({ error: toUserError(e) });
+      }
+    },
+    applyStatus: (status) => set({ status }),
+    save: async (patch) => {
+      set({ saving: true, error: null, testResult: null });
+      try {
+        const settings = await api.invoke('settings.update', patch);
+        set({ settings });
+        set({ status: await api.invoke('connection.status', {}) });
+        return true;
+      } catch (e) {
+        set({ error: toUserError(e) });
+        return false;
+      } finally {
+        set({ saving: false });
+      }
+    },
+    test: async () => {
+      set({ testing: true, testResult: null, error: null });
+      try {
+        const result = await api.invoke('connection.test', {});
+        set({ testResult: { ok: result.ok, message: result.message }, status: result.status });
+      } catch (e) {
+        const error = toUserError(e);
+        set({ testResult: { ok: false, message: error.message } });
+      } finally {
+        set({ testing: false });
+      }
+    },
+  }));
+}
+
+export type ConnectionStore = ReturnType<typeof createConnectionStore>;

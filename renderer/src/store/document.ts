@@ -1,0 +1,297 @@
+/**
+ * The print document: which template, the values typed into its fields, copies and printer, and what main
+ * makes of them (the preview Scene, field problems, the printer's raster). Every change asks main for a new
+ * preview; only the latest request's answer is kept, so a slow answer never overwrites a newer one.
+ */
+import { createStore } from 'zustand/vanilla';
+import type {
+  ExportedFile,
+  FieldValues,
+  JobView,
+  LabelDeskApi,
+  OutputFormat,
+  RasterPreview,
+  TemplateDetail,
+  TemplateRef,
+} from '../../../src/ipc/contract';
+import type { FieldProblem, WireScene } from '../../../src/ipc/wire-scene';
+import type { Field } from '../../../src/template/schema';
+import { toUserError, type UserError } from '../api/user-error';
+import { sameRef } from './catalog';
+import type { UiStore } from './ui';
+
+export const MAX_COPIES = 1000;
+
+/** Side effects the document needs from its surroundings (the browser in the app, doubles in tests). */
+export interface DocumentPorts {
+  ui: UiStore;
+  /** Hands an exported file to the user (a download; Electron turns it into a save dialog). */
+  saveFile(file: ExportedFile): void;
+  /** Opens the system print dialog for an SVG label of the given CSS page size. */
+  printSvg(svg: string, page: { width: string; height: string }): void;
+  /** A job was submitted: follow its progress. */
+  trackJob(job: JobView): void;
+}
+
+export type Busy = 'print' | 'system-print' | OutputFormat;
+
+export interface DocumentState {
+  ref: TemplateRef | null;
+  detail: TemplateDetail | null;
+  loading: boolean;
+  loadError: UserError | null;
+  /** What the form shows, every field (empty text means "no value": the placeholder prints). */
+  values: FieldValues;
+  copies: number;
+  printer: string | null;
+  scene: WireScene | null;
+  problems: FieldProblem[];
+  previewError: UserError | null;
+  raster: RasterPreview | null;
+  rasterError: UserError | null;
+  busy: Busy | null;
+
+  selectTemplate(ref: TemplateRef): Promise<void>;
+  setValue(field: string, value: string): void;
+  setCopies(copies: number): void;
+  setPrinter(printer: string | null): void;
+  /** Asks for a preview of the current values (coalesced per microtask, latest answer wins). */
+  refreshPreview(): Promise<void>;
+  loadRaster(): Promise<void>;
+  print(): Promise<JobView | null>;
+  exportAs(format: OutputFormat): Promise<ExportedFile | null>;
+  systemPrint(): Promise<void>;
+}
+
+/** The form's starting values: each field's default, else empty. Counters are assigned by main. */
+export function initialValues(fields: readonly Field[]): FieldValues {
+  const values: FieldValues = {};
+  for (const field of fields) {
+    if (field.type === 'counter') continue;
+    values[field.name] = field.default ?? '';
+  }
+  return values;
+}
+
+/** Values sent to main: empty ones left out so the template's placeholder prints (spec §2.1). */
+export function valuesToSend(values: FieldValues): FieldValues {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
+}
+
+export function clampCopies(n: number): number {
+  if (!Number.isFinite(n)) return 1;
+  return Math.min(MAX_COPIES, Math.max(1, Math.round(n)));
+}
+
+/** The stage size as CSS lengths for `@page { size }`. */
+export function pageSize(detail: TemplateDetail): { width: string; height: string } {
+  const { width, height, unit } = detail.template.stage;
+  return { width: `${width}${unit}`, height: `${height}${unit}` };
+}
+
+/** base64 → text (UTF-8). */
+export function decodeBase64Text(base64: string): string {
+  const binary = atob(base64);
+  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
+}
+
+export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
+  /** Bumped by every preview request and template change; an answer for an older number is dropped. */
+  let previewSeq = 0;
+  let rasterSeq = 0;
+  let scheduled: Promise<void> | null = null;
+  let inflight: Promise<void> = Promise.resolve();
+
+  return createStore<DocumentState>()((set, get) => {
+    const label = () => {
+      const { ref, values } = get();
+      return ref ? { ref, values: valuesToSend(values) } : null;
+    };
+
+    const runPreview = async (): Promise<void> => {
+      const mine = ++previewSeq;
+      const request = label();
+      if (!request || !get().detail) return;
+      try {
+        const result = await api.invoke('preview.scene', request);
+        if (mine !== previewSeq) return;
+        set({ scene: result.scene, problems: result.problems, previewError: null });
+      } catch (e) {
+        if (mine !== previewSeq) return;
+        set({ previewError: toUserError(e) });
+      }
+    };
+
+    const fail = (e: unknown): null => {
+      const error = toUserError(e);
+      ports.ui.getState().notify({ kind: 'error', error });
+      if (error.action === 'field' && error.field) ports.ui.getState().focusField(error.field);
+      return null;
+    };
+
+    /** Problems block output: show them all and put the cursor on the first. */
+    const blockedByProblems = async (): Promise<boolean> => {
+      await (scheduled ?? inflight);
+      const first = get().problems[0];
+      if (!first) return false;
+      const ui = ports.ui.getState();
+      ui.revealProblems();
+      ui.focusField(first.field);
+      return true;
+    };
+
+    return {
+      ref: null,
+      detail: null,
+      loading: false,
+      loadError: null,
+      values: {},
+      copies: 1,
+      printer: null,
+      scene: null,
+      problems: [],
+      previewError: null,
+      raster: null,
+      rasterError: null,
+      busy: null,
+
+      selectTemplate: async (ref) => {
+        previewSeq++;
+        rasterSeq++;
+        set({
+          ref,
+          detail: null,
+          loading: true,
+          loadError: null,
+          values: {},
+          scene: null,
+          problems: [],
+          previewError: null,
+          raster: null,
+          rasterError: null,
+        });
+        ports.ui.getState().resetForm();
+        try {
+          const detail = await api.invoke('templates.get', { ref });
+          if (!sameRef(get().ref, ref)) return;
+          set({ detail, values: initialValues(detail.template.fields), loading: false });
+          await get().refreshPreview();
+        } catch (e) {
+          if (!sameRef(get().ref, ref)) return;
+          set({ loading: false, loadError: toUserError(e) });
+        }
+      },
+
+      setValue: (field, value) => {
+        set({ values: { ...get().values, [field]: value } });
+        void get().refreshPreview();
+      },
+
+      setCopies: (copies) => set({ copies: clampCopies(copies) }),
+
+      setPrinter: (printer) => {
+        rasterSeq++;
+        set({ printer, raster: null, rasterError: null });
+      },
+
+      refreshPreview: () => {
+        // Several changes in one task (a paste, a scanner burst) make one request.
+        scheduled ??= new Promise<void>((resolve) =>
+          queueMicrotask(() => {
+            scheduled = null;
+            inflight = runPreview();
+            resolve(inflight);
+          }),
+        );
+        return scheduled;
+      },
+
+      loadRaster: async () => {
+        const mine = ++rasterSeq;
+        const request = label();
+        if (!request) return;
+        try {
+          const raster = await api.invoke('preview.raster', {
+            ...request,
+            ...(get().printer ? { printer: get().printer! } : {}),
+          });
+          if (mine === rasterSeq) set({ raster, rasterError: null });
+        } catch (e) {
+          if (mine === rasterSeq) set({ rasterError: toUserError(e) });
+        }
+      },
+
+      print: async () => {
+        const request = label();
+        if (!request || get().busy) return null;
+        const { printer, copies } = get();
+        if (!printer) {
+          ports.ui.getState().notify({
+            kind: 'error',
+            error: {
+              code: 'client',
+              message: 'Choose a printer to print to.',
+              field: null,
+              action: 'printers',
+            },
+          });
+          return null;
+        }
+        if (await blockedByProblems()) return null;
+        set({ busy: 'print' });
+        try {
+          const { job } = await api.invoke('print.submit', { ...request, copies, printer });
+          ports.trackJob(job);
+          const title = `${copies} ${copies === 1 ? 'label' : 'labels'} of ${request.ref.name}`;
+          ports.ui.getState().notify({ kind: 'job', jobId: job.id, title });
+          return job;
+        } catch (e) {
+          return fail(e);
+        } finally {
+          set({ busy: null });
+        }
+      },
+
+      exportAs: async (format) => {
+        const request = label();
+        if (!request || get().busy) return null;
+        if (await blockedByProblems()) return null;
+        set({ busy: format });
+        try {
+          const { copies, printer } = get();
+          const file = await api.invoke('output.export', {
+            ...request,
+            copies,
+            format,
+            ...(printer ? { printer } : {}),
+          });
+          ports.saveFile(file);
+          return file;
+        } catch (e) {
+          return fail(e);
+        } finally {
+          set({ busy: null });
+        }
+      },
+
+      systemPrint: async () => {
+        const request = label();
+        const { detail } = get();
+        if (!request || !detail || get().busy) return;
+        if (await blockedByProblems()) return;
+        set({ busy: 'system-print' });
+        try {
+          const file = await api.invoke('output.export', { ...request, copies: 1, format: 'svg' });
+          ports.printSvg(decodeBase64Text(file.base64), pageSize(detail));
+        } catch (e) {
+          fail(e);
+        } finally {
+          set({ busy: null });
+        }
+      },
+    };
+  });
+}
+
+export type DocumentStore = ReturnType<typeof createDocumentStore>;

@@ -1,0 +1,75 @@
+/**
+ * The app's stores, made together so they can share the api and follow main's events. Components read them
+ * through `stores-context.tsx`; only stores call the api.
+ */
+import type { AppEvent, ExportedFile, JobView, LabelDeskApi } from '../../../src/ipc/contract';
+import type { UserError } from '../api/user-error';
+import { createBatchStore } from './batch';
+import { createCatalogStore } from './catalog';
+import { createConnectionStore } from './connection';
+import { createDocumentStore } from './document';
+import { createJobsStore } from './jobs';
+import { createPrintersStore } from './printers';
+import { createUiStore } from './ui';
+
+/** What the stores need from the browser, injected so tests run without a DOM. */
+export interface BrowserPorts {
+  saveFile(file: ExportedFile): void;
+  printSvg(svg: string, page: { width: string; height: string }): void;
+}
+
+export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
+  const ui = createUiStore();
+  const notifyError = (error: UserError) => ui.getState().notify({ kind: 'error', error });
+  const jobs = createJobsStore(api, notifyError);
+  const trackJob = (job: JobView) => jobs.getState().track(job);
+  const catalog = createCatalogStore(api);
+  const printers = createPrintersStore(api);
+  const connection = createConnectionStore(api);
+  const document = createDocumentStore(api, { ui, trackJob, ...browser });
+  const batch = createBatchStore(api, trackJob);
+  return { api, ui, jobs, catalog, printers, connection, document, batch };
+}
+
+export type Stores = ReturnType<typeof createStores>;
+
+/** Applies one pushed event to the stores. */
+export function applyEvent(stores: Stores, event: AppEvent): void {
+  switch (event.kind) {
+    case 'job':
+      stores.jobs.getState().track(event.job, event.etaSeconds, event.message);
+      return;
+    case 'printer-status':
+      stores.printers.getState().applyStatus(event.status);
+      return;
+    case 'connection':
+      stores.connection.getState().applyStatus(event.status);
+      return;
+  }
+}
+
+/**
+ * Loads what the first screen shows, picks the default printer (else the only one) and the most recent
+ * template, and subscribes to events. Returns the unsubscribe.
+ */
+export async function startApp(stores: Stores): Promise<() => void> {
+  const unsubscribe = stores.api.onEvent((event) => applyEvent(stores, event));
+  await Promise.all([
+    stores.connection.getState().load(),
+    stores.catalog.getState().load(),
+    stores.printers.getState().load(),
+  ]);
+  const printers = stores.printers.getState().printers;
+  const settings = stores.connection.getState().settings;
+  const preferred = settings?.defaultPrinter ?? null;
+  const printer =
+    printers.find((p) => p.id === preferred)?.id ?? (printers.length === 1 ? printers[0]!.id : null);
+  if (printer && !stores.document.getState().printer) stores.document.getState().setPrinter(printer);
+  if (printer && !stores.batch.getState().printer) stores.batch.getState().setPrinter(printer);
+
+  const recent = settings?.recentTemplates[0];
+  const templates = stores.catalog.getState().templates;
+  const first = templates.find((t) => recent && t.ref.source === recent.source && t.ref.name === recent.name);
+  if (first && !stores.document.getState().ref) void stores.document.getState().selectTemplate(first.ref);
+  return unsubscribe;
+}

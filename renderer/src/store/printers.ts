@@ -1,0 +1,122 @@
+/**
+ * Configured printers and their live status. The status of a printer is asked every ~2 s while something
+ * watches it (the selected printer, or the whole list on the Printers screen) and also arrives as
+ * `printer-status` events; whichever is newer wins.
+ */
+import { createStore } from 'zustand/vanilla';
+import type {
+  DiscoveredPrinterView,
+  LabelDeskApi,
+  PrinterInput,
+  PrinterStatusView,
+  PrinterView,
+} from '../../../src/ipc/contract';
+import { toUserError, type UserError } from '../api/user-error';
+
+export const STATUS_POLL_MS = 2000;
+
+export interface PrintersState {
+  printers: PrinterView[];
+  loaded: boolean;
+  statuses: Record<string, PrinterStatusView>;
+  discovered: DiscoveredPrinterView[];
+  discoverProblems: string[];
+  discovering: boolean;
+  error: UserError | null;
+
+  load(): Promise<void>;
+  /** Asks one printer's status now. */
+  refreshStatus(printer: string): Promise<void>;
+  applyStatus(status: PrinterStatusView): void;
+  save(input: PrinterInput): Promise<PrinterView | null>;
+  remove(id: string): Promise<boolean>;
+  discover(): Promise<void>;
+  /** Polls these printers' status until the returned stop is called. */
+  watch(ids: () => string[], intervalMs?: number): () => void;
+}
+
+export function createPrintersStore(api: LabelDeskApi) {
+  return createStore<PrintersState>()((set, get) => ({
+    printers: [],
+    loaded: false,
+    statuses: {},
+    discovered: [],
+    discoverProblems: [],
+    discovering: false,
+    error: null,
+
+    load: async () => {
+      try {
+        set({ printers: await api.invoke('printers.list', {}), loaded: true, error: null });
+      } catch (e) {
+        set({ loaded: true, error: toUserError(e) });
+      }
+    },
+    refreshStatus: async (printer) => {
+      try {
+        get().applyStatus(await api.invoke('printers.status', { printer }));
+      } catch (e) {
+        const error = toUserError(e);
+        get().applyStatus({
+          printer,
+          state: 'no-status',
+          message: error.message,
+          checkedAt: new Date().toISOString(),
+        });
+      }
+    },
+    applyStatus: (status) => {
+      const previous = get().statuses[status.printer];
+      if (previous && previous.checkedAt > status.checkedAt) return;
+      set({ statuses: { ...get().statuses, [status.printer]: status } });
+    },
+    save: async (input) => {
+      try {
+        const saved = await api.invoke('printers.save', input);
+        set({ error: null });
+        await get().load();
+        void get().refreshStatus(saved.id);
+        return saved;
+      } catch (e) {
+        set({ error: toUserError(e) });
+        return null;
+      }
+    },
+    remove: async (id) => {
+      try {
+        const { removed } = await api.invoke('printers.remove', { id });
+        await get().load();
+        return removed;
+      } catch (e) {
+        set({ error: toUserError(e) });
+        return false;
+      }
+    },
+    discover: async () => {
+      set({ discovering: true, error: null });
+      try {
+        const { found, problems } = await api.invoke('printers.discover', {});
+        set({ discovered: found, discoverProblems: problems });
+      } catch (e) {
+        set({ error: toUserError(e) });
+      } finally {
+        set({ discovering: false });
+      }
+    },
+    watch: (ids, intervalMs = STATUS_POLL_MS) => {
+      let stopped = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const tick = async () => {
+        await Promise.all(ids().map((id) => get().refreshStatus(id)));
+        if (!stopped) timer = setTimeout(tick, intervalMs);
+      };
+      void tick();
+      return () => {
+        stopped = true;
+        clearTimeout(timer);
+      };
+    },
+  }));
+}
+
+export type PrintersStore = ReturnType<typeof createPrintersStore>;

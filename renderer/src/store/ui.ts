@@ -1,0 +1,126 @@
+/**
+ * UI state, kept apart from the document (STYLE.md §10): which screen, zoom, printer view, the selected
+ * preview element, which form fields have been touched, a pending focus request, and toasts.
+ */
+import { createStore } from 'zustand/vanilla';
+import type { UserError } from '../api/user-error';
+
+export const SCREENS = ['print', 'batch', 'history', 'settings'] as const;
+export type Screen = (typeof SCREENS)[number];
+
+/** `fit`: the label fills the preview area; a number: scale where 1 is 100 % (96 px per inch). */
+export type Zoom = 'fit' | number;
+
+export const ZOOM_STEPS = [0.25, 0.33, 0.5, 0.67, 0.75, 1, 1.25, 1.5, 2, 3, 4] as const;
+
+/** The settings screen's sections an error action can lead to. */
+export type SettingsSection = 'printers' | 'hosted';
+
+export type Toast =
+  | { id: number; kind: 'job'; jobId: number; title: string }
+  | { id: number; kind: 'error'; error: UserError }
+  | { id: number; kind: 'info'; message: string };
+
+export type ToastInput =
+  | { kind: 'job'; jobId: number; title: string }
+  | { kind: 'error'; error: UserError }
+  | { kind: 'info'; message: string };
+
+export interface UiState {
+  screen: Screen;
+  settingsSection: SettingsSection | null;
+  zoom: Zoom;
+  /** The scale `fit` works out to, reported by the preview (for the zoom steps from there). */
+  fitScale: number;
+  printerView: boolean;
+  /** Markup element index selected by clicking the preview. */
+  selectedElement: number | null;
+  /** Fields whose problems are shown (touched by the user, or all after a print attempt). */
+  touched: Record<string, true>;
+  revealAllProblems: boolean;
+  /** A field the form should focus; `seq` makes a repeated request for the same field count. */
+  focusRequest: { field: string; seq: number } | null;
+  toasts: Toast[];
+
+  go(screen: Screen, section?: SettingsSection): void;
+  setZoom(zoom: Zoom): void;
+  zoomBy(direction: 1 | -1): void;
+  setFitScale(scale: number): void;
+  setPrinterView(on: boolean): void;
+  selectElement(element: number | null): void;
+  touch(field: string): void;
+  revealProblems(): void;
+  resetForm(): void;
+  focusField(field: string): void;
+  notify(toast: ToastInput): number;
+  dismiss(id: number): void;
+  /** Follows an error's action: Settings, the printers list, or the field at fault. */
+  followAction(error: UserError): void;
+}
+
+/** The next zoom step from `current` in `direction`. */
+export function stepZoom(current: number, direction: 1 | -1): number {
+  if (direction > 0) return ZOOM_STEPS.find((s) => s > current + 1e-6) ?? ZOOM_STEPS[ZOOM_STEPS.length - 1]!;
+  return [...ZOOM_STEPS].reverse().find((s) => s < current - 1e-6) ?? ZOOM_STEPS[0];
+}
+
+export function createUiStore() {
+  let nextToast = 1;
+  let focusSeq = 0;
+  return createStore<UiState>()((set, get) => ({
+    screen: 'print',
+    settingsSection: null,
+    zoom: 'fit',
+    fitScale: 1,
+    printerView: false,
+    selectedElement: null,
+    touched: {},
+    revealAllProblems: false,
+    focusRequest: null,
+    toasts: [],
+
+    go: (screen, section) => set({ screen, settingsSection: section ?? null }),
+    setZoom: (zoom) => set({ zoom }),
+    zoomBy: (direction) => {
+      const { zoom, fitScale } = get();
+      set({ zoom: stepZoom(zoom === 'fit' ? fitScale : zoom, direction) });
+    },
+    setFitScale: (fitScale) => set({ fitScale }),
+    setPrinterView: (printerView) => set({ printerView }),
+    selectElement: (selectedElement) => set({ selectedElement }),
+    touch: (field) => {
+      if (!get().touched[field]) set({ touched: { ...get().touched, [field]: true } });
+    },
+    revealProblems: () => set({ revealAllProblems: true }),
+    resetForm: () => set({ touched: {}, revealAllProblems: false, selectedElement: null }),
+    focusField: (field) => set({ focusRequest: { field, seq: ++focusSeq } }),
+    notify: (toast) => {
+      const id = nextToast++;
+      // Errors replace an identical one rather than stacking up while a printer stays offline.
+      const toasts = get().toasts.filter(
+        (t) => !(t.kind === 'error' && toast.kind === 'error' && t.error.message === toast.error.message),
+      );
+      set({ toasts: [...toasts, { ...toast, id } as Toast].slice(-5) });
+      return id;
+    },
+    dismiss: (id) => set({ toasts: get().toasts.filter((t) => t.id !== id) }),
+    followAction: (error) => {
+      switch (error.action) {
+        case 'settings':
+          set({ screen: 'settings', settingsSection: 'hosted' });
+          return;
+        case 'printers':
+          set({ screen: 'settings', settingsSection: 'printers' });
+          return;
+        case 'field':
+          set({ screen: 'print' });
+          if (error.field) get().focusField(error.field);
+          return;
+        case null:
+          return;
+      }
+    },
+  }));
+}
+
+export type UiStore = ReturnType<typeof createUiStore>;

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// `import.meta.dirname`, not node:path: lint keeps Node built-ins out of renderer/.
+const root = import.meta.dirname;
+
+/**
+ * The renderer's build: root `renderer/`, output `dist/renderer`, relative base so the Electron shell can load
+ * it from file:// and web mode can serve it from any path.
+ */
+export default defineConfig({
+  root,
+  base: './',
+  plugins: [react()],
+  build: {
+    outDir: `${root}/../dist/renderer`,
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 800,
+  },
+});

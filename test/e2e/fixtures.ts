@@ -1,0 +1,127 @@
+/**
+ * E2E fixtures: a fresh LabelDesk in web mode per test (the real `main/web.ts` in a child process, its own data
+ * folder, printers preconfigured with `--printers`), a Zebra emulator on loopback TCP as its printer, and, on
+ * request, a `labeldesk serve` standing in for the hosted API.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { test as base, expect, type Page } from '@playwright/test';
+import { startZebraEmulator, type ZebraEmulator } from '../emulator/zebra-emulator';
+import { createKey } from '../../src/engine/server/key-store';
+import { startServer, type ApiServer } from '../../src/engine/server/server';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
+
+export interface WebApp {
+  url: string;
+  dataDir: string;
+  /** The emulator, configured in the app as printer "Dock Zebra". */
+  zebra: ZebraEmulator;
+  /** Everything the web process wrote to stderr (never a secret). */
+  stderr(): string;
+}
+
+export interface HostedApi {
+  url: string;
+  key: string;
+  secret: string;
+  close(): Promise<void>;
+}
+
+async function startWeb(
+  dataDir: string,
+  printersFile: string,
+): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(ROOT, 'main/web.ts'),
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--printers',
+      printersFile,
+    ],
+    { cwd: ROOT, env: { ...process.env, LABELDESK_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const url = await new Promise<string>((ok, fail) => {
+    let out = '';
+    const timer = setTimeout(() => fail(new Error(`web mode did not start in 30 s: ${err}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]!);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`web mode exited with ${code}: ${err}`));
+    });
+  });
+  return { child, url, stderr: () => err };
+}
+
+export async function startHostedApi(): Promise<HostedApi> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ld-e2e-hosted-'));
+  const { key, secret } = await createKey(join(dataDir, 'keys.json'));
+  const server: ApiServer = await startServer({ dataDir, port: 0 });
+  return {
+    url: server.url,
+    key,
+    secret,
+    close: async () => {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const test = base.extend<{ app: WebApp }>({
+  // Automatic: every test gets a fresh LabelDesk, opened in the page, whether or not it reads `app`.
+  app: [
+    async ({ page }, use) => {
+      const work = mkdtempSync(join(tmpdir(), 'ld-e2e-'));
+      const dataDir = join(work, 'data');
+      mkdirSync(dataDir);
+      const zebra = await startZebraEmulator({ dpi: 203 });
+      const printersFile = join(work, 'printers.json');
+      writeFileSync(printersFile, JSON.stringify([{ id: 1, uri: zebra.uri, name: 'Dock Zebra' }]));
+      const web = await startWeb(dataDir, printersFile);
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      let closing = false;
+      page.on('console', (m) => {
+        if (m.type() === 'error' && !closing) console.log(`[page] ${m.text()}`);
+      });
+      page.on('requestfailed', (r) => {
+        if (!closing) console.log(`[page] request failed: ${r.url()} ${r.failure()?.errorText}`);
+      });
+      await page.goto(web.url);
+      await use({ url: web.url, dataDir, zebra, stderr: web.stderr });
+      closing = true;
+      web.child.kill('SIGTERM');
+      await zebra.close();
+      rmSync(work, { recursive: true, force: true });
+      expect(errors, 'uncaught errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+/** A full-page screenshot for the record (test-results/screenshots/NAME.png). */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export { expect };

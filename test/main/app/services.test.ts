@@ -1,0 +1,158 @@
+/**
+ * The app's main-side services through their handlers (what both shells call), against real parts: a temp data
+ * folder, the Zebra emulator on loopback TCP, the bundled templates, the job queue in SQLite.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppServices, type AppServices } from '../../../main/app/services';
+import { plainCipher } from '../../../main/app/secret-store';
+import { dispatch } from '../../../main/app/dispatch';
+import type { AppEvent, ChannelName, RequestOf, ResponseOf } from '../../../src/ipc/contract';
+import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
+import { scanZplJob } from '../../support/barcode-label';
+
+let dir: string;
+let services: AppServices;
+let zebra: ZebraEmulator;
+let zebra300: ZebraEmulator;
+const events: AppEvent[] = [];
+
+/** A call as both shells make it (main/app/dispatch.ts); an error answer is thrown as its body. */
+async function call<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
+  const answer = await dispatch(services, channel, request);
+  if (!answer.ok) throw answer.error;
+  return answer.result as ResponseOf<C>;
+}
+
+const ref = { source: 'bundled', name: 'shipping-4x6' } as const;
+const values = {
+  ship_to_name: 'Grace Hopper',
+  ship_to_address: '1 Navy Yard',
+  tracking: '1Z999AA10123456784',
+};
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ld-services-'));
+  zebra = await startZebraEmulator({ dpi: 203 });
+  zebra300 = await startZebraEmulator({ dpi: 300 });
+  services = await createAppServices({
+    dataDir: dir,
+    shell: 'web',
+    version: 'test',
+    cipher: plainCipher,
+    printers: [
+      { id: 1, uri: zebra.uri, name: 'Dock Zebra' },
+      { id: 2, uri: zebra300.uri, name: 'Lab Zebra 300' },
+    ],
+  });
+  services.onEvent((e) => events.push(e));
+});
+
+afterAll(async () => {
+  await services.close();
+  await zebra.close();
+  await zebra300.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('printers', () => {
+  it('preconfigures the --printers file and refuses a bad or duplicate address by field', async () => {
+    const list = await call('printers.list', {});
+    expect(list.map((p) => p.name)).toEqual(['Dock Zebra', 'Lab Zebra 300']);
+    expect(list[0]).toMatchObject({
+      kind: expect.stringMatching(/^Network 127\.0\.0\.1:\d+$/),
+      language: 'zpl',
+    });
+    await expect(call('printers.save', { name: 'X', uri: 'lpt://1' })).rejects.toMatchObject({
+      code: 'invalid',
+      field: 'uri',
+    });
+    await expect(call('printers.save', { name: 'Again', uri: zebra.uri })).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('Dock Zebra'),
+    });
+  });
+
+  it('reports paper out and head open as the printer answers ~HS, and ready again', async () => {
+    expect((await call('printers.status', { printer: '1' })).state).toBe('ready');
+    zebra.setFault({ paperOut: true });
+    const out = await call('printers.status', { printer: '1' });
+    expect(out).toMatchObject({ state: 'paper-out', message: expect.stringMatching(/^Paper out/) });
+    expect(events.some((e) => e.kind === 'printer-status' && e.status.state === 'paper-out')).toBe(true);
+    zebra.setFault({ paperOut: false, headOpen: true });
+    expect((await call('printers.status', { printer: '1' })).state).toBe('head-open');
+    zebra.setFault({ headOpen: false });
+    expect((await call('printers.status', { printer: '1' })).state).toBe('ready');
+  });
+
+  it('draws the printer view at the dpi the printer reports', async () => {
+    const view = await call('preview.raster', { ref, values, printer: '2' });
+    expect(view.dpi).toBe(300);
+    expect(view.widthDots).toBe(1200); // 4 in at 300 dpi
+    expect(view.dataUrl).toMatch(/^data:image\/png;base64,/);
+    const png = Buffer.from(view.dataUrl.split(',')[1]!, 'base64');
+    expect(png[25]).toBe(0); // greyscale
+    expect(png[24]).toBe(1); // 1 bit per dot
+  });
+});
+
+describe('templates', () => {
+  it('imports a template file into the user folder, and names the problem of a bad one', async () => {
+    await expect(
+      call('templates.import', { fileName: 'broken.json', text: '{"name": ' }),
+    ).rejects.toMatchObject({
+      code: 'invalid',
+      message: expect.stringMatching(/broken\.json.*not valid JSON/s),
+    });
+    const bad = JSON.stringify({
+      schemaVersion: 1,
+      name: 'x',
+      stage: { width: 2, height: 1, unit: 'in' },
+      fields: [],
+      elements: [{ type: 'barcode', x: 0, y: 0, width: 10, height: 10, value: '1', format: 'code12' }],
+    });
+    await expect(call('templates.import', { fileName: 'x.json', text: bad })).rejects.toMatchObject({
+      message: expect.stringContaining('elements[0].format'),
+    });
+    const { template } = await call('templates.get', { ref: { source: 'bundled', name: 'product-2x1' } });
+    const imported = await call('templates.import', {
+      fileName: 'mine.json',
+      text: JSON.stringify({ ...template, name: 'my-product' }),
+    });
+    expect(imported.ref).toEqual({ source: 'user', name: 'my-product' });
+    const { templates } = await call('templates.list', {});
+    expect(templates.some((t) => t.ref.source === 'user' && t.ref.name === 'my-product')).toBe(true);
+  });
+});
+
+describe('printing', () => {
+  it('prints 2 copies as a job: each arrives once and decodes to the typed tracking number', async () => {
+    const before = zebra.jobs.length;
+    const { job } = await call('print.submit', { ref, values, copies: 2, printer: '1' });
+    expect(job.labelCount).toBe(2);
+    await expect.poll(() => zebra.jobs.length - before, { timeout: 20_000 }).toBe(2);
+    for (const [i, received] of zebra.jobs.slice(before).entries()) {
+      expect(scanZplJob(received.zpl, dir, `svc-${i}`)).toContain(values.tracking);
+    }
+    await expect
+      .poll(async () => (await call('jobs.get', { id: job.id })).job.state, { timeout: 20_000 })
+      .toBe('done');
+    const { labels } = await call('jobs.get', { id: job.id });
+    expect(labels.map((l) => l.state)).toEqual(['confirmed', 'confirmed']);
+    expect(events.some((e) => e.kind === 'job' && e.job.id === job.id)).toBe(true);
+    // Printing moved the template to the front of the recent list.
+    expect((await call('settings.get', {})).recentTemplates[0]).toEqual(ref);
+  });
+
+  it('saves a PDF and a ZPL file for the chosen printer', async () => {
+    const pdf = await call('output.export', { ref, values, copies: 2, format: 'pdf' });
+    expect(pdf.fileName).toBe('shipping-4x6.pdf');
+    expect(Buffer.from(pdf.base64, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
+    const zpl = await call('output.export', { ref, values, copies: 1, format: 'zpl', printer: '2' });
+    const text = Buffer.from(zpl.base64, 'base64').toString();
+    expect(text).toMatch(/^\^XA/);
+    expect(text).toContain('^PW1200'); // the 300-dpi printer's width
+  });
+});

@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { IpcError } from '../../src/ipc/errors';
+import type { ExportedFile, PreviewResult } from '../../src/ipc/contract';
+import { createStores, startApp } from '../../renderer/src/store';
+import { clampCopies, initialValues, valuesToSend } from '../../renderer/src/store/document';
+import { DETAIL, JOB, SUMMARY, TEMPLATE, createFakeApi, deferred, flush, sceneSaying } from './fake-api';
+
+function setup() {
+  const api = createFakeApi();
+  const saved: ExportedFile[] = [];
+  const printed: { svg: string; page: { width: string; height: string } }[] = [];
+  const stores = createStores(api, {
+    saveFile: (f) => saved.push(f),
+    printSvg: (svg, page) => printed.push({ svg, page }),
+  });
+  return {
+    api,
+    stores,
+    saved,
+    printed,
+    doc: () => stores.document.getState(),
+    ui: () => stores.ui.getState(),
+  };
+}
+
+const firstLine = (r: { scene: ReturnType<typeof sceneSaying> | null }) => {
+  const node = r.scene?.nodes[0];
+  return node?.kind === 'text' ? node.lines[0]?.text : undefined;
+};
+
+describe('document store: template selection', () => {
+  it('loads the detail, starts the form from defaults (no counters) and asks for a preview', async () => {
+    const { api, doc } = setup();
+    await doc().selectTemplate(SUMMARY.ref);
+    expect(api.callsTo('templates.get')).toEqual([{ ref: SUMMARY.ref }]);
+    expect(doc().detail).toEqual(DETAIL);
+    expect(doc().values).toEqual({ ship_to_name: '', address: '', service: 'STANDARD' });
+    // Empty values are left out so the template's placeholders print.
+    expect(api.callsTo('preview.scene')).toEqual([{ ref: SUMMARY.ref, values: { service: 'STANDARD' } }]);
+    expect(firstLine(doc())).toBe('NAME');
+  });
+
+  it('shows a failed load as the IpcError sentence', async () => {
+    const { api, doc } = setup();
+    api.on('templates.get', () => {
+      throw new IpcError('not-found', 'There is no template called "nope".');
+    });
+    await doc().selectTemplate({ source: 'user', name: 'nope' });
+    expect(doc().loading).toBe(false);
+    expect(doc().loadError).toMatchObject({
+      code: 'not-found',
+      message: 'There is no template called "nope".',
+    });
+  });
+
+  it('startApp selects the default printer and the most recent template', async () => {
+    const { stores, doc } = setup();
+    await startApp(stores);
+    await flush();
+    expect(doc().printer).toBe('p1');
+    expect(doc().ref).toEqual(SUMMARY.ref);
+    expect(stores.batch.getState().printer).toBe('p1');
+  });
+});
+
+describe('document store: live preview', () => {
+  it('coalesces changes made in one task into one request', async () => {
+    const { api, doc } = setup();
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setValue('ship_to_name', 'A');
+    doc().setValue('ship_to_name', 'Ad');
+    doc().setValue('ship_to_name', 'Ada');
+    await doc().refreshPreview();
+    const requests = api.callsTo('preview.scene');
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.values.ship_to_name).toBe('Ada');
+    expect(firstLine(doc())).toBe('Ada');
+  });
+
+  it('keeps the latest answer when an older one arrives after it', async () => {
+    const { api, doc } = setup();
+    await doc().selectTemplate(SUMMARY.ref);
+    const slow = deferred<PreviewResult>();
+    const fast = deferred<PreviewResult>();
+    const pending = [slow, fast];
+    api.on('preview.scene', () => pending.shift()!.promise);
+
+    doc().setValue('ship_to_name', 'Old');
+    await flush();
+    doc().setValue('ship_to_name', 'New');
+    await flush();
+    fast.resolve({ scene: sceneSaying('New'), problems: [] });
+    await flush();
+    slow.resolve({ scene: sceneSaying('Old'), problems: [{ field: 'ship_to_name', message: 'stale' }] });
+    await flush();
+
+    expect(firstLine(doc())).toBe('New');
+    expect(doc().problems).toEqual([]);
+  });
+
+  it('drops a preview of the previous template', async () => {
+    const { api, doc } = setup();
+    await doc().selectTemplate(SUMMARY.ref);
+    const late = deferred<PreviewResult>();
+    api.on('preview.scene', () => late.promise);
+    doc().setValue('ship_to_name', 'Late');
+    await flush();
+    const other = { source: 'user' as const, name: 'other' };
+    api.on('templates.get', () => ({ ...DETAIL, ref: other }));
+    api.on('preview.scene', () => ({ scene: sceneSaying('Other'), problems: [] }));
+    await doc().selectTemplate(other);
+    late.resolve({ scene: sceneSaying('Late'), problems: [] });
+    await flush();
+    expect(firstLine(doc())).toBe('Other');
+  });
+});
+
+describe('document store: output', () => {
+  it('print submits the label with copies and printer, tracks the job and shows a toast', async () => {
+    const { api, stores, doc, ui } = setup();
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setValue('ship_to_name', 'Ada');
+    doc().setCopies(3);
+    doc().setPrinter('p1');
+    const job = await doc().print();
+    expect(job?.id).toBe(JOB.id);
+    expect(api.callsTo('print.submit')).toEqual([
+      { ref: SUMMARY.ref, values: { ship_to_name: 'Ada', service: 'STANDARD' }, copies: 3, printer: 'p1' },
+    ]);
+    expect(stores.jobs.getState().live[JOB.id]?.job).toEqual(JOB);
+    expect(ui().toasts).toEqual([expect.objectContaining({ kind: 'job', jobId: JOB.id })]);
+  });
+
+  it('does not print while main reports field problems: shows them and focuses the first', async () => {
+    const { api, doc, ui } = setup();
+    api.on('preview.scene', () => ({
+      scene: sceneSaying('x'),
+      problems: [{ field: 'ship_to_name', message: 'Recipient is required.' }],
+    }));
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    expect(await doc().print()).toBeNull();
+    expect(api.callsTo('print.submit')).toEqual([]);
+    expect(ui().revealAllProblems).toBe(true);
+    expect(ui().focusRequest?.field).toBe('ship_to_name');
+  });
+
+  it('asks for a printer before printing', async () => {
+    const { api, doc, ui } = setup();
+    await doc().selectTemplate(SUMMARY.ref);
+    expect(await doc().print()).toBeNull();
+    expect(api.callsTo('print.submit')).toEqual([]);
+    expect(ui().toasts[0]).toMatchObject({ kind: 'error', error: { action: 'printers' } });
+  });
+
+  it('turns a failure into the error sentence with its action, and the action leads there', async () => {
+    const { api, doc, ui } = setup();
+    api.on('print.submit', () => {
+      throw new IpcError('printer', 'The printer Desk Zebra is out of paper: load labels.', null, 'printers');
+    });
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    expect(await doc().print()).toBeNull();
+    const toast = ui().toasts[0];
+    expect(toast).toMatchObject({
+      kind: 'error',
+      error: {
+        code: 'printer',
+        message: 'The printer Desk Zebra is out of paper: load labels.',
+        action: 'printers',
+      },
+    });
+    if (toast?.kind === 'error') ui().followAction(toast.error);
+    expect(ui().screen).toBe('settings');
+    expect(ui().settingsSection).toBe('printers');
+  });
+
+  it('a field error focuses the field', async () => {
+    const { api, doc, ui } = setup();
+    api.on('print.submit', () => {
+      throw new IpcError('invalid', 'Recipient is too long.', 'ship_to_name', 'field');
+    });
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    await doc().print();
+    expect(ui().focusRequest?.field).toBe('ship_to_name');
+  });
+
+  it('exports hand the file to the browser port', async () => {
+    const { api, doc, saved } = setup();
+    const file = { fileName: 'label.pdf', mime: 'application/pdf', base64: 'JVBERg==' };
+    api.on('output.export', () => file);
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    await doc().exportAs('pdf');
+    expect(api.callsTo('output.export')[0]).toMatchObject({ format: 'pdf', copies: 1, printer: 'p1' });
+    expect(saved).toEqual([file]);
+  });
+
+  it('the system print dialog gets the SVG text and the stage size as the page size', async () => {
+    const { api, doc, printed } = setup();
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg">é</svg>';
+    const base64 = Buffer.from(svg, 'utf8').toString('base64');
+    api.on('output.export', () => ({ fileName: 'l.svg', mime: 'image/svg+xml', base64 }));
+    await doc().selectTemplate(SUMMARY.ref);
+    await doc().systemPrint();
+    expect(printed).toEqual([{ svg, page: { width: '4in', height: '6in' } }]);
+  });
+});
+
+describe('document helpers', () => {
+  it('initialValues skips counters and uses defaults', () => {
+    expect(initialValues(TEMPLATE.fields)).toEqual({ ship_to_name: '', address: '', service: 'STANDARD' });
+  });
+  it('valuesToSend leaves out empty values', () => {
+    expect(valuesToSend({ a: '', b: 'x' })).toEqual({ b: 'x' });
+  });
+  it('clampCopies keeps copies within 1..1000', () => {
+    expect([clampCopies(0), clampCopies(2.4), clampCopies(5000), clampCopies(Number.NaN)]).toEqual([
+      1, 2, 1000, 1,
+    ]);
+  });
+});
