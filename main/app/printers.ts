@@ -8,8 +8,8 @@
 import { join } from 'node:path';
 import { PrintersFileSchema, type ConfiguredPrinter } from '../../src/printers/printers-file';
 import { formatPrinterUri, parsePrinterUri, type PrinterUri } from '../../src/printers/uri';
-import { defaultProfile, type PrinterProfile } from '../../src/printers/profiles';
-import { queryDpi, queryStatus } from '../../src/printers/query';
+import { defaultProfile } from '../../src/printers/profiles';
+import { queryStatus } from '../../src/printers/query';
 import type { PrinterStatus } from '../../src/printers/status';
 import { PrinterError } from '../../src/printers/transport';
 import { assertNever } from '../../src/layout/scene';
@@ -20,7 +20,8 @@ import type {
   PrinterView,
 } from '../../src/ipc/contract';
 import { IpcError } from '../../src/ipc/errors';
-import { createTransport } from '../printers/open-transport';
+import { createTransport, openTransport } from '../printers/open-transport';
+import { decidePrinterSetup, FALLBACK_DPI, type PrinterSetup } from '../jobs/printer-setup';
 import { createProfileStore } from '../printers/profile-store';
 import { discoverPrinters } from '../printers/discovery';
 import { jsonFile } from './json-file';
@@ -33,13 +34,13 @@ export interface AppPrinters {
   /** Adds the printers of a `--printers` file that are not configured yet (matched by URI). */
   preconfigure(printers: readonly ConfiguredPrinter[]): Promise<void>;
   status(id: string, busy?: PrinterStatusView): Promise<PrinterStatusView>;
-  /** The dpi to render for: the profile's, else asked from the printer (and saved as detected), else 203. */
-  dpiFor(printer: PrinterView): Promise<number>;
-  profile(printer: PrinterView): Promise<PrinterProfile | undefined>;
+  /**
+   * Dpi and ZPL settings to render for this printer, decided where the job service decides them
+   * (main/jobs/printer-setup.ts); a dpi asked from the printer is saved in its profile.
+   */
+  setup(printer: PrinterView): Promise<PrinterSetup>;
   discover(): Promise<{ found: DiscoveredPrinterView[]; problems: string[] }>;
 }
-
-export const DEFAULT_DPI = 203;
 
 export function describeUri(uri: PrinterUri): string {
   switch (uri.scheme) {
@@ -131,7 +132,7 @@ export function appPrinters(dataDir: string): AppPrinters {
     const current = await profiles.get(uri);
     if (input.dpi === undefined && input.darkness === undefined && !current) return;
     const base =
-      current ?? defaultProfile(uri, name, input.dpi ?? DEFAULT_DPI, input.dpi ? 'set' : 'detected');
+      current ?? defaultProfile(uri, name, input.dpi ?? FALLBACK_DPI, input.dpi ? 'set' : 'detected');
     const dpi = input.dpi ?? base.dpi;
     const resized = dpi === base.dpi ? base : defaultProfile(uri, name, dpi, 'set');
     await profiles.put({
@@ -209,23 +210,16 @@ export function appPrinters(dataDir: string): AppPrinters {
         await transport.close().catch(() => undefined);
       }
     },
-    profile: (printer) => profiles.get(printer.uri),
-    async dpiFor(printer) {
+    async setup(printer) {
       const profile = await profiles.get(printer.uri);
-      if (profile) return profile.dpi;
-      const transport = createTransport(printer.uri);
-      if (!transport.capabilities.status) return DEFAULT_DPI;
-      try {
-        await transport.open({ timeoutMs: 3000 });
-        const { dpi } = await queryDpi(transport, { timeoutMs: 2000 });
-        await profiles.put(defaultProfile(printer.uri, printer.name, dpi, 'detected'));
-        return dpi;
-      } catch (e) {
-        if (!(e instanceof PrinterError)) throw e;
-        return DEFAULT_DPI;
-      } finally {
-        await transport.close().catch(() => undefined);
+      const setup = await decidePrinterSetup(printer.uri, undefined, {
+        profile,
+        connect: (uri) => openTransport(uri, { timeoutMs: 3000 }),
+      });
+      if (setup.detected && !profile) {
+        await profiles.put(defaultProfile(printer.uri, printer.name, setup.dpi, 'detected'));
       }
+      return setup;
     },
     async discover() {
       const result = await discoverPrinters({});

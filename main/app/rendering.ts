@@ -15,7 +15,8 @@ import {
   renderZplLabels,
   type RenderPorts,
 } from '../../src/engine/render';
-import { defaultPrintWidthDots, zplJobSettings } from '../../src/printers/profiles';
+import { defaultPrintWidthDots } from '../../src/printers/profiles';
+import { FALLBACK_DPI } from '../jobs/printer-setup';
 import type { Markup, Template } from '../../src/template/schema';
 import { toWireScene } from '../../src/ipc/wire-scene';
 import type {
@@ -65,6 +66,12 @@ export function createRendering(deps: {
 }): Rendering {
   const { templates, printers, connection } = deps;
 
+  /** Without a printer: 203 dpi, a 4 in head (the most common thermal printer). */
+  const setupFor = async (printer: PrinterView | undefined) =>
+    printer
+      ? printers.setup(printer)
+      : { dpi: FALLBACK_DPI, zpl: { maxWidthDots: defaultPrintWidthDots(FALLBACK_DPI) } };
+
   const localMarkup = async (ref: TemplateRef, values: FieldValues) => {
     const { template } = await templates.get(ref);
     return { template, markup: resolveOne(template, filled(values)) };
@@ -82,10 +89,7 @@ export function createRendering(deps: {
   };
 
   const zpl = async (list: readonly Markup[], printer: PrinterView | undefined): Promise<string[]> => {
-    const dpi = printer ? await printers.dpiFor(printer) : 203;
-    const profile = printer ? await printers.profile(printer) : undefined;
-    const settings =
-      profile && profile.dpi === dpi ? zplJobSettings(profile) : { maxWidthDots: defaultPrintWidthDots(dpi) };
+    const { dpi, zpl: settings } = await setupFor(printer);
     return (await renderZplLabels(list, { dpi, ...settings }, deps.ports())).labels;
   };
 
@@ -106,7 +110,7 @@ export function createRendering(deps: {
 
     async raster(ref, values, printer) {
       const { markup } = await localMarkup(ref, values);
-      const dpi = printer ? await printers.dpiFor(printer) : 203;
+      const { dpi } = await setupFor(printer);
       const ports = deps.ports();
       const images = await ports.loadImages(collectImageUrls([markup]));
       const scene = layout(markup, {
