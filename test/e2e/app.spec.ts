@@ -44,6 +44,12 @@ test('front desk: pick shipping-4x6, type, watch the preview follow, print 2 cop
   const after = await preview.screenshot();
   expect(Buffer.compare(before, after)).not.toBe(0);
   await screenshot(page, '01-print');
+  // What the thermal head will burn: the 1-bit raster at the printer's dpi.
+  await page.getByRole('switch', { name: 'Printer view' }).click();
+  await expect(preview).toHaveAttribute('data-view', 'printer');
+  await expect(preview.locator('img')).toBeVisible({ timeout: 20_000 });
+  await screenshot(page, '01b-printer-view');
+  await page.getByRole('switch', { name: 'Printer view' }).click();
 
   await page.getByLabel('Copies').fill('2');
   await expect(page.getByRole('combobox', { name: 'Printer' })).toContainText('Dock Zebra');

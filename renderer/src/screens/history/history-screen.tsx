@@ -156,7 +156,8 @@ function JobDetail() {
         </button>
       </div>
       <p className="muted small">
-        {job.labelCount} labels to {job.printerName} · created {when(job.createdAt)} by {job.createdBy}
+        {job.labelCount} {job.labelCount === 1 ? 'label' : 'labels'} to {job.printerName} · created{' '}
+        {when(job.createdAt)} by {job.createdBy}
         {job.reason ? ` · ${job.reason}` : ''}
       </p>
       <div className="row">
