@@ -361,14 +361,23 @@ async function listCommand(args: string[], io: CliIo): Promise<number> {
   });
 }
 
-async function showCommand(args: string[], io: CliIo): Promise<number> {
+/** A subcommand on one job (`jobs show|labels|pause|cancel ID`): options, help, the id, then the service. */
+async function onOneJob(
+  args: string[],
+  io: CliIo,
+  run: (service: JobService, id: number, values: { json?: boolean | undefined }) => number,
+): Promise<number> {
   const { values, positionals } = parseOptions(args, jobOptions, true);
   if (values.help) {
     io.stdout(JOBS_HELP);
     return 0;
   }
   const id = jobIdArg(positionals);
-  return withJobService(values, io, (service) => {
+  return withJobService(values, io, (service) => run(service, id, values));
+}
+
+function showCommand(args: string[], io: CliIo): Promise<number> {
+  return onOneJob(args, io, (service, id, values) => {
     const job = service.getJob(id);
     if (!job) throw new CliError(`no job ${id}`);
     if (values.json) {
@@ -395,14 +404,8 @@ async function showCommand(args: string[], io: CliIo): Promise<number> {
   });
 }
 
-async function labelsCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions(args, jobOptions, true);
-  if (values.help) {
-    io.stdout(JOBS_HELP);
-    return 0;
-  }
-  const id = jobIdArg(positionals);
-  return withJobService(values, io, (service) => {
+function labelsCommand(args: string[], io: CliIo): Promise<number> {
+  return onOneJob(args, io, (service, id, values) => {
     const labels = service.labels(id);
     if (values.json) {
       io.stdout(`${JSON.stringify(labels, null, 2)}\n`);
@@ -456,27 +459,15 @@ async function resumeCommand(args: string[], io: CliIo): Promise<number> {
   });
 }
 
-async function pauseCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions(args, jobOptions, true);
-  if (values.help) {
-    io.stdout(JOBS_HELP);
-    return 0;
-  }
-  const id = jobIdArg(positionals);
-  return withJobService(values, io, (service) => {
+function pauseCommand(args: string[], io: CliIo): Promise<number> {
+  return onOneJob(args, io, (service, id) => {
     io.stdout(`${summary(service.pause(id))}\n`);
     return 0;
   });
 }
 
-async function cancelCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions(args, jobOptions, true);
-  if (values.help) {
-    io.stdout(JOBS_HELP);
-    return 0;
-  }
-  const id = jobIdArg(positionals);
-  return withJobService(values, io, (service) => {
+function cancelCommand(args: string[], io: CliIo): Promise<number> {
+  return onOneJob(args, io, (service, id) => {
     const job = service.getJob(id);
     if (!job) throw new CliError(`no job ${id}`);
     if (job.state === 'done' || job.state === 'cancelled') {
