@@ -11,7 +11,7 @@ import type { MonoBitmap } from '../render/bitmap';
 import { renderPdf, type SvgImageRasterizer } from '../render/pdf';
 import { renderSvg } from '../render/svg';
 import type { Markup } from '../template/schema';
-import type { GfaCompression } from '../zpl/gfa';
+import type { Deflate, GfaCompression } from '../zpl/gfa';
 import { buildZplJobs, DEFAULT_MAX_WIDTH_DOTS, type Darkness } from '../zpl/job';
 
 export interface RenderPorts {
@@ -24,6 +24,8 @@ export interface RenderPorts {
   renderPng(scene: Scene, fonts: FontSet, opts: { dpi: number }): Uint8Array;
   /** For SVG images inside a PDF. */
   rasterizeSvg?: SvgImageRasterizer;
+  /** zlib compression for `:Z64:` data (Node: native zlib, src/node/render-ports.ts); fflate level 9 when absent. */
+  deflate?: Deflate;
 }
 
 /** A template with an RFID element asked for as PDF or SVG (spec §4.4, §4.7: 422). */
@@ -116,6 +118,7 @@ export async function renderZplLabels(
     compression: opts.compression ?? 'z64',
     labelHome: opts.labelHome ?? { x: 0, y: 0 },
     ...(opts.darkness ? { darkness: opts.darkness } : {}),
+    ...(ports.deflate ? { deflate: ports.deflate } : {}),
   });
   return { dpi, max_width_dots: maxWidthDots, count: labels.length, labels };
 }

@@ -77,24 +77,58 @@ export function greyToMono(
   ditherMask?: Uint8Array,
   opts: MonoOptions = {},
 ): MonoBitmap {
+  const bitmap = createMonoBitmap(width, height);
+  diffuse(grey, width, height, ditherMask, opts, 0, (x, y) => setDot(bitmap, x, y, true));
+  return bitmap;
+}
+
+/**
+ * The pixels of a region as greyToMono would print them, one byte per pixel (1 = black): for an image drawn on
+ * its own (the fast 1-bit rasteriser caches a logo's dots this way). `firstRow` is the region's top row in the
+ * label, so the serpentine scan runs in the same direction on each row as in a whole-label greyToMono.
+ */
+export function greyToDots(
+  grey: Uint8Array,
+  width: number,
+  height: number,
+  ditherMask: Uint8Array | undefined,
+  opts: MonoOptions = {},
+  firstRow = 0,
+): Uint8Array {
+  const dots = new Uint8Array(width * height);
+  diffuse(grey, width, height, ditherMask, opts, firstRow, (x, y) => {
+    dots[y * width + x] = 1;
+  });
+  return dots;
+}
+
+/** Threshold plus serpentine error diffusion over the masked pixels; calls `black` for each black pixel. */
+function diffuse(
+  grey: Uint8Array,
+  width: number,
+  height: number,
+  ditherMask: Uint8Array | undefined,
+  opts: MonoOptions,
+  firstRow: number,
+  black: (x: number, y: number) => void,
+): void {
   const threshold = opts.threshold ?? 128;
   const kernel = KERNELS[opts.dither ?? 'floyd-steinberg'];
-  const bitmap = createMonoBitmap(width, height);
   // Grey value plus diffused error, per pixel (only written for masked pixels).
   const work = ditherMask ? Float32Array.from(grey) : undefined;
   for (let y = 0; y < height; y++) {
-    const leftToRight = y % 2 === 0;
+    const leftToRight = (y + firstRow) % 2 === 0;
     for (let step = 0; step < width; step++) {
       const x = leftToRight ? step : width - 1 - step;
       const i = y * width + x;
       if (!work || ditherMask?.[i] !== 1) {
-        if ((grey[i] ?? 255) < threshold) setDot(bitmap, x, y, true);
+        if ((grey[i] ?? 255) < threshold) black(x, y);
         continue;
       }
       const v = work[i] ?? 255;
-      const black = v < threshold;
-      if (black) setDot(bitmap, x, y, true);
-      const err = v - (black ? 0 : 255);
+      const isBlack = v < threshold;
+      if (isBlack) black(x, y);
+      const err = v - (isBlack ? 0 : 255);
       for (const [dx, dy, wgt] of kernel) {
         const nx = x + (leftToRight ? dx : -dx);
         const ny = y + dy;
@@ -104,7 +138,6 @@ export function greyToMono(
       }
     }
   }
-  return bitmap;
 }
 
 /** True when the scene has an image that a 1-bit target should dither (otherwise no mask pass is needed). */

@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { createTcpTransport } from '../../main/printers/tcp';
 import { renderZplLabels } from '../../src/engine/render';
+import { monoRasterStats } from '../../src/render/raster';
 import { batchPorts, distinctMarkups, shippingTemplate } from './inputs';
 
 const port = Number(process.argv[2]);
@@ -25,12 +26,16 @@ const start = performance.now();
 const transport = createTcpTransport({ scheme: 'tcp', host: '127.0.0.1', port });
 await transport.open();
 let bytes = 0;
-// A guard, not a limit of the product: resvg's native buffers make RSS grow with every label (see
+// A guard, not a limit of the product: the old resvg path's native buffers made RSS grow with every label (see
 // docs/performance.md), so the run stops once RSS passes BENCH_RSS_GUARD_MB (default 8192) rather than take the
 // machine down. The report then says how many labels were sent.
 const guardMb = Number(process.env.BENCH_RSS_GUARD_MB ?? 8192);
 let sent = 0;
 let stoppedAtMb: number | undefined;
+const rssMbNow = (): number => process.memoryUsage.rss() / 1024 / 1024;
+const rssAfterWarmup = rssMbNow();
+// RSS after the first 100 labels (caches warm) and at the end: growth per label in between.
+let rssAt100: number | undefined;
 // Markups are resolved lazily, one at a time, like a queue that streams its jobs.
 for (let i = 0; i < n; i++) {
   const [markup] = distinctMarkups(template, 1, i);
@@ -41,7 +46,8 @@ for (let i = 0; i < n; i++) {
   }
   forceGc?.();
   sent++;
-  const rssMb = process.memoryUsage.rss() / 1024 / 1024;
+  const rssMb = rssMbNow();
+  if (sent === 100) rssAt100 = rssMb;
   if (rssMb > guardMb) {
     stoppedAtMb = rssMb;
     break;
@@ -49,6 +55,7 @@ for (let i = 0; i < n; i++) {
 }
 await transport.close();
 const seconds = (performance.now() - start) / 1000;
+const rssEnd = rssMbNow();
 process.stdout.write(
   `${JSON.stringify({
     labels: sent,
@@ -59,6 +66,12 @@ process.stdout.write(
     labels_per_s: sent / seconds,
     bytes,
     peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+    rss_after_warmup_mb: Math.round(rssAfterWarmup),
+    rss_at_100_mb: rssAt100 === undefined ? null : Math.round(rssAt100),
+    rss_end_mb: Math.round(rssEnd),
+    rss_growth_kb_per_label_after_100:
+      rssAt100 === undefined || sent <= 100 ? null : Math.round(((rssEnd - rssAt100) * 1024) / (sent - 100)),
+    mono_raster: { ...monoRasterStats },
     end_memory_mb: Object.fromEntries(
       Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 1024 / 1024)]),
     ),

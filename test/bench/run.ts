@@ -13,10 +13,11 @@
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { deflateRawSync, deflateSync } from 'node:zlib';
-import { Resvg } from '@resvg/resvg-js';
+import { deflateRawSync, deflateSync, inflateSync as zlibInflateSync } from 'node:zlib';
 import bwipjs from 'bwip-js/node';
 import { zlibSync } from 'fflate';
 import { Bench } from 'tinybench';
@@ -31,16 +32,11 @@ import {
 import { collectImageUrls } from '../../src/layout/images';
 import { layout } from '../../src/layout/layout';
 import type { Scene } from '../../src/layout/scene';
-import {
-  ditherMaskScene,
-  greyToMono,
-  hasDitheredImages,
-  maskFromRgba,
-  rgbaToGrey,
-} from '../../src/render/mono';
+import { nodeDeflate, NODE_Z64_LEVEL } from '../../src/node/render-ports';
+import { getDot, type MonoBitmap } from '../../src/render/bitmap';
+import { greyToMono, rgbaToGrey } from '../../src/render/mono';
 import { renderPdf } from '../../src/render/pdf';
-import { rasterizeRgba, rasterSize, svgImageToPng, toMonoBitmap } from '../../src/render/raster';
-import { renderSvg } from '../../src/render/svg';
+import { monoRasterStats, svgImageToPng, toMonoBitmap, toMonoBitmapFast } from '../../src/render/raster';
 import { resolveOne } from '../../src/resolve/resolve';
 import type { Markup } from '../../src/template/schema';
 import { encodeGfa } from '../../src/zpl/gfa';
@@ -132,6 +128,12 @@ async function perItem(n: number, fn: (i: number) => unknown): Promise<{ stat: S
 }
 
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
+
+/** The rows inside a `:Z64:…:CRC` string. */
+const zlibInflate = (z64: string): Uint8Array =>
+  new Uint8Array(
+    zlibInflateSync(Buffer.from(z64.replace(/^:Z64:/, '').replace(/:[0-9A-Fa-f]{4}$/, ''), 'base64')),
+  );
 
 /**
  * Each section runs in its own child process (same CPU affinity), so one section's memory cannot skew the next
@@ -260,11 +262,23 @@ section('batch-zpl203-one-call', async () => {
   result.zpl_203_one_call_ms_per_label = oneCall;
 });
 
-// 4. Encoders and bytes on the same 203-dpi bitmap of the sample label; zpl-image on the same pixels.
+/** A 1-bit bitmap as opaque RGBA (black/white), so zpl-image encodes exactly the bitmap we encode. */
+function bitmapToRgba(bitmap: MonoBitmap): Uint8Array {
+  const rgba = new Uint8Array(bitmap.width * bitmap.height * 4).fill(255);
+  for (let y = 0; y < bitmap.height; y++) {
+    for (let x = 0; x < bitmap.width; x++) {
+      if (getDot(bitmap, x, y)) rgba.fill(0, (y * bitmap.width + x) * 4, (y * bitmap.width + x) * 4 + 3);
+    }
+  }
+  return rgba;
+}
+
+// 4. Encoders and bytes on the same 203-dpi bitmap of the sample label (the default ZPL path's bitmap);
+// zpl-image gets that very bitmap as RGBA.
 section('encoders', async () => {
   const scene = layout(sample, { fonts: realPorts.fonts, images, target: { unit: 'dots', dpi: 203 } });
-  const rgba = rasterizeRgba(scene, realPorts.fonts);
-  const bitmap = toMonoBitmap(scene, realPorts.fonts);
+  const bitmap = toMonoBitmapFast(scene, realPorts.fonts);
+  const rgba = { width: bitmap.width, height: bitmap.height, rgba: bitmapToRgba(bitmap) };
   details.bitmap_203 = { width: bitmap.width, height: bitmap.height, rowBytes: bitmap.rowBytes };
   const rgbaBuf = Buffer.from(rgba.rgba.buffer, rgba.rgba.byteOffset, rgba.rgba.byteLength);
   const zi = zplImage as {
@@ -272,9 +286,14 @@ section('encoders', async () => {
     rgbaToACS(rgba: Buffer, width: number, opts?: object): { acs: string; length: number };
   };
   const ziOpts = { notrim: true, black: 50 };
+  // zpl-image reads the RGBA back into exactly our bitmap (a check that the comparison is fair).
+  const ziRows = Buffer.from(zlibInflate(zi.rgbaToZ64(rgbaBuf, rgba.width, ziOpts).z64));
+  details.zpl_image_same_bitmap = ziRows.equals(Buffer.from(bitmap.data));
+  const deflate = realPorts.deflate ?? nodeDeflate;
   const s = await tiny(
     [
-      ['z64', () => encodeGfa(bitmap, 'z64')],
+      ['z64', () => encodeGfa(bitmap, 'z64', undefined, { deflate })],
+      ['z64_fflate', () => encodeGfa(bitmap, 'z64')],
       ['acs', () => encodeGfa(bitmap, 'acs')],
       ['hex', () => encodeGfa(bitmap, 'hex')],
       [
@@ -283,6 +302,8 @@ section('encoders', async () => {
           encodeGfa(
             greyToMono(rgbaToGrey(rgba.rgba, rgba.width, rgba.height), rgba.width, rgba.height),
             'z64',
+            undefined,
+            { deflate },
           ),
       ],
       ['zi_z64', () => zi.rgbaToZ64(rgbaBuf, rgba.width, ziOpts)],
@@ -290,13 +311,19 @@ section('encoders', async () => {
     ],
     { iterations: q(100, 20) },
   );
-  row('encode bitmap → ^GFA Z64 (ours)', s.z64!, `${bitmap.width}×${bitmap.height}, deflate 9 (fflate)`);
+  row(
+    'encode bitmap → ^GFA Z64 (ours, Node ports)',
+    s.z64!,
+    `${bitmap.width}×${bitmap.height}, node:zlib level ${NODE_Z64_LEVEL}`,
+  );
+  row('encode bitmap → ^GFA Z64 (ours, fflate)', s.z64_fflate!, 'the default without ports (browser)');
   row('encode bitmap → ^GFA ACS (ours)', s.acs!);
   row('encode bitmap → ^GFA hex (ours)', s.hex!);
   row('RGBA → mono → Z64 (ours)', s.ours_rgba_z64!, 'same work as zpl-image');
-  row('zpl-image rgbaToZ64 (peer)', s.zi_z64!, 'RGBA → mono → zlib (native, level 6)');
+  row('zpl-image rgbaToZ64 (peer)', s.zi_z64!, 'RGBA of the same bitmap → mono → zlib (native)');
   row('zpl-image rgbaToACS (peer)', s.zi_acs!);
   result.encode_z64_ms = s.z64!.median;
+  result.encode_z64_fflate_ms = s.z64_fflate!.median;
   result.encode_acs_ms = s.acs!.median;
   result.encode_hex_ms = s.hex!.median;
   result.encode_rgba_to_z64_ms = s.ours_rgba_z64!.median;
@@ -307,8 +334,10 @@ section('encoders', async () => {
   details.encoders = s;
 
   // Bytes on the wire: the whole ^XA…^XZ job in each encoding; the bound is base64 of raw deflate level 9.
-  const job = (compression: 'z64' | 'acs' | 'hex'): number =>
-    Buffer.byteLength(buildZplJob({ bitmap, compression, labelHome: { x: 0, y: 0 } }));
+  const job = (compression: 'z64' | 'acs' | 'hex', withPorts = true): number =>
+    Buffer.byteLength(
+      buildZplJob({ bitmap, compression, labelHome: { x: 0, y: 0 }, ...(withPorts ? { deflate } : {}) }),
+    );
   result.zpl_bytes_z64 = job('z64');
   result.zpl_bytes_acs = job('acs');
   result.zpl_bytes_hex = job('hex');
@@ -316,15 +345,18 @@ section('encoders', async () => {
   result.deflate9_b64_bytes = Buffer.from(deflateRawSync(raw, { level: 9, memLevel: 9 })).toString(
     'base64',
   ).length;
-  result.zpl_z64_over_bound = ratio(result.zpl_bytes_z64 as number, result.deflate9_b64_bytes as number);
+  result.zpl_z64_over_bound =
+    Math.round(((result.zpl_bytes_z64 as number) / (result.deflate9_b64_bytes as number)) * 1e4) / 1e4;
   result.zpl_image_z64_bytes = zi.rgbaToZ64(rgbaBuf, rgba.width, ziOpts).z64.length;
   // Where the Z64 bytes go: the ^GFA data alone, and what other deflaters make of the same bytes.
   const b64 = (bytes: Uint8Array): number => Buffer.from(bytes).toString('base64').length;
   details.z64_bytes = {
-    gfa_data_ours: encodeGfa(bitmap, 'z64').length,
-    job_overhead: (result.zpl_bytes_z64 as number) - encodeGfa(bitmap, 'z64').length,
+    gfa_data_ours: encodeGfa(bitmap, 'z64', undefined, { deflate }).length,
+    job_overhead: (result.zpl_bytes_z64 as number) - encodeGfa(bitmap, 'z64', undefined, { deflate }).length,
+    job_fflate: job('z64', false),
     b64_fflate_zlib9: b64(zlibSync(raw, { level: 9 })),
     b64_node_zlib9: b64(deflateSync(raw, { level: 9, memLevel: 9 })),
+    b64_node_zlib8: b64(deflateSync(raw, { level: 8, memLevel: 9 })),
     b64_node_zlib6: b64(deflateSync(raw, { level: 6 })),
     b64_node_raw9_bound: result.deflate9_b64_bytes,
   };
@@ -335,22 +367,17 @@ section('encoders', async () => {
   );
 });
 
-// 5. Where the time of one 203/600-dpi ZPL label goes (manual split of renderZplLabels for one new label).
+// 5. Where the time of one 203/300/600-dpi ZPL label goes on the default path (each step of renderZplLabels
+// for one new label), and the resvg path it replaced, on the same labels, for comparison.
 section('zpl-breakdown', async () => {
-  const RESVG = {
-    font: { loadSystemFonts: false },
-    shapeRendering: 2,
-    imageRendering: 0,
-    logLevel: 'off',
-  } as const;
-  for (const dpi of [203, 600]) {
-    const n = dpi === 203 ? q(100, 10) : q(20, 3);
+  for (const dpi of [203, 300, 600]) {
+    const n = dpi === 203 ? q(200, 10) : q(50, 5);
     const parts: Record<string, number[]> = {};
     const add = (k: string, ms: number): void => {
       (parts[k] ??= []).push(ms);
     };
     for (let i = -1; i < n; i++) {
-      const markup = resolveOne(template, dataFor(3_000_000 + i));
+      const markup = resolveOne(template, dataFor(3_000_000 + dpi * 1000 + i));
       let t = performance.now();
       const lap = (k: string): void => {
         const now = performance.now();
@@ -359,48 +386,50 @@ section('zpl-breakdown', async () => {
       };
       const scene = layout(markup, { fonts: realPorts.fonts, images, target: { unit: 'dots', dpi } });
       lap('layout (text shaping, barcodes → Scene)');
-      const { width, height } = rasterSize(scene);
-      const svg = renderSvg(scene, realPorts.fonts, { size: { width, height } });
-      lap('renderSvg (Scene → SVG text)');
-      const rendered = new Resvg(svg, { ...RESVG, background: 'white' }).render();
-      lap('resvg parse + render');
-      const pixels = new Uint8Array(rendered.pixels);
-      lap('copy RGBA out of resvg');
-      const grey = rgbaToGrey(pixels, width, height);
-      lap('rgbaToGrey (JS)');
-      let mono = greyToMono(grey, width, height);
-      lap('greyToMono, threshold only (JS)');
-      if (hasDitheredImages(scene)) {
-        // What toMonoBitmap adds for a dithered image (the logo defaults to monochrome: 'dither').
-        const maskSvg = renderSvg(ditherMaskScene(scene), realPorts.fonts, { size: { width, height } });
-        const maskPixels = new Uint8Array(
-          new Resvg(maskSvg, { ...RESVG, background: 'black' }).render().pixels,
-        );
-        lap('dither mask: second SVG + resvg render of the whole label + copy');
-        const mask = maskFromRgba(maskPixels, width, height);
-        lap('dither mask: maskFromRgba (JS)');
-        mono = greyToMono(grey, width, height, mask);
-        lap('greyToMono with error diffusion on the image (JS)');
-      }
+      const mono = toMonoBitmapFast(scene, realPorts.fonts);
+      lap('1-bit rasteriser (Scene → bitmap)');
       const packed = mono.data.subarray(0, mono.rowBytes * mono.height);
-      zlibSync(packed, { level: 9 });
-      lap('deflate level 9 (fflate, JS)');
-      buildZplJob({ bitmap: mono, labelHome: { x: 0, y: 0 } });
+      nodeDeflate(packed);
+      lap(`deflate (node:zlib level ${NODE_Z64_LEVEL})`);
+      buildZplJob({ bitmap: mono, labelHome: { x: 0, y: 0 }, deflate: nodeDeflate });
       lap('whole ^GFA Z64 job (deflate + base64 + CRC + assembly)');
-      if (i >= 0) {
-        // Not in the render path: what native zlib would cost for the same deflate.
-        const tz = performance.now();
-        deflateSync(packed, { level: 9 });
-        add('(alternative) node:zlib deflate level 9, native', performance.now() - tz);
+      if (i >= 0 && i < q(20, 3) && dpi !== 600) {
+        // Not in the render path any more: the resvg path on the same scene (it leaks native memory per call,
+        // so only a few labels).
+        const tr = performance.now();
+        toMonoBitmap(scene, realPorts.fonts);
+        add('(replaced) resvg path toMonoBitmap, same scene', performance.now() - tr);
       }
     }
     const breakdown: Record<string, number> = {};
     for (const [k, v] of Object.entries(parts)) {
-      const s = row(`  ${dpi} dpi: ${k}`, stats(v));
-      breakdown[k] = s.median;
+      const st = row(`  ${dpi} dpi: ${k}`, stats(v));
+      breakdown[k] = st.median;
     }
     details[`zpl_${dpi}_breakdown_ms`] = breakdown;
   }
+  details.mono_raster_stats = { ...monoRasterStats };
+});
+
+// 5a. Fidelity: the default path's bitmap against the resvg path's, on the sample label.
+section('fidelity', async () => {
+  const out: Record<string, { differing_dots: number; dots: number; percent: number }> = {};
+  for (const dpi of [203, 300, 600]) {
+    const scene = layout(sample, { fonts: realPorts.fonts, images, target: { unit: 'dots', dpi } });
+    const a = toMonoBitmapFast(scene, realPorts.fonts);
+    const b = toMonoBitmap(scene, realPorts.fonts);
+    let diff = 0;
+    for (let i = 0; i < a.data.length; i++) {
+      let x = (a.data[i] ?? 0) ^ (b.data[i] ?? 0);
+      for (; x; x >>= 1) diff += x & 1;
+    }
+    const dots = a.width * a.height;
+    out[String(dpi)] = { differing_dots: diff, dots, percent: Math.round((diff / dots) * 1e5) / 1e3 };
+    console.error(
+      `  ${dpi} dpi: ${diff} of ${dots} dots differ from the resvg path (${out[String(dpi)]!.percent} %)`,
+    );
+  }
+  details.fidelity_vs_resvg = out;
 });
 
 // 5b. Where the time of one PDF label goes.
@@ -479,6 +508,38 @@ section('peers', async () => {
   result.barcodes_png_ms = bw.ours!.median;
   result.bwip_js_png_ms = bw.bwip!.median;
   details.barcodes = bw;
+});
+
+// 6b. Memory over a long batch: live memory after a full GC, every 500 labels, 3,000 different labels (the old
+// resvg path grew by ~16 MB of native memory per label and could not finish 1,000).
+section('memory', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const n = q(3000, 200);
+  const every = q(500, 50);
+  const samples: { labels: number; rss_mb: number; heap_used_mb: number; external_mb: number }[] = [];
+  for (let i = 0; i < n; i++) {
+    await renderZplLabels(distinctMarkups(template, 1, 6_000_000 + i), { dpi: 203 }, ports);
+    if ((i + 1) % every === 0) {
+      gc();
+      const u = process.memoryUsage();
+      const mb = (v: number): number => Math.round(v / 1024 / 1024);
+      samples.push({
+        labels: i + 1,
+        rss_mb: mb(u.rss),
+        heap_used_mb: mb(u.heapUsed),
+        external_mb: mb(u.external),
+      });
+    }
+  }
+  const first = samples[0]!;
+  const last = samples[samples.length - 1]!;
+  result.memory_rss_growth_kb_per_label_after_gc =
+    Math.round(((last.rss_mb - first.rss_mb) * 1024 * 10) / (last.labels - first.labels)) / 10;
+  details.memory_after_gc = { samples, mono_raster: { ...monoRasterStats } };
+  console.error(
+    `  ${n} labels, after GC: ${samples.map((x) => `${x.labels}: RSS ${x.rss_mb} MB, heap ${x.heap_used_mb} MB`).join('; ')}`,
+  );
 });
 
 // 7. End-to-end: 1,000 different labels rendered and sent over TCP to the Zebra emulator (child process).
@@ -569,7 +630,7 @@ const out = {
     quick,
     batch_sizes: BATCH,
     batch_1000_measures:
-      'no job queue yet: N different labels rendered to ZPL 203 dpi and written over one TCP connection (main/printers/tcp.ts) to the Zebra emulator; RSS of the sending process',
+      'N different labels rendered to ZPL 203 dpi (renderZplLabels, Node ports) and written over one TCP connection (main/printers/tcp.ts) to the Zebra emulator; RSS of the sending process (peak maxRSS, and the growth per label after the first 100)',
   },
   details,
 };
@@ -585,13 +646,16 @@ const keys = [
   'png_ms',
   'encode_z64_ms',
   'zpl_image_z64_ms',
+  'z64_speedup_vs_zpl_image',
   'zpl_bytes_z64',
   'zpl_bytes_acs',
   'zpl_bytes_hex',
   'deflate9_b64_bytes',
+  'zpl_z64_over_bound',
   'pdfme_ms',
   'batch_1000_labels_per_s',
   'batch_1000_peak_rss_mb',
+  'memory_rss_growth_kb_per_label_after_gc',
 ];
 console.table(Object.fromEntries(keys.map((k) => [k, { value: result[k] }])));
 if (jsonFile) {

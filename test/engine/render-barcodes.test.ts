@@ -2,7 +2,8 @@
  * The issue's acceptance, as a user checks it: every barcode of every bundled template, in every output
  * format, scans back as exactly the value given, at 203, 300 and 600 dpi.
  *
- *  - ZPL: our own ^GFA decoded back to dots (support/zpl-decode, independent of src/zpl);
+ *  - ZPL: our own ^GFA decoded back to dots (support/zpl-decode, independent of src/zpl), drawn by the 1-bit
+ *    rasteriser (src/render/mono-raster) that the Node ports use for ZPL;
  *  - PNG: renderPngLabels at the dpi, read back with our own PNG reader;
  *  - SVG: rasterised by resvg (no system fonts) to the label's width at the dpi;
  *  - PDF: rasterised by poppler's `pdftoppm -r <dpi> -gray`.
@@ -20,6 +21,7 @@ import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderPdfLabels, renderPngLabels, renderSvgLabels, renderZplLabels } from '../../src/engine/render';
 import { nodeRenderPorts } from '../../src/node/render-ports';
+import { monoRasterStats } from '../../src/render/raster';
 import { resolve } from '../../src/resolve/resolve';
 import type { Markup } from '../../src/template/schema';
 import { stageToInches } from '../../src/units/units';
@@ -201,7 +203,10 @@ describe.each(bundledTemplateNames())('%s', (name) => {
           case 'zpl': {
             // A printer whose head is as wide as the label (a 4 in label at 300 dpi needs 1200 dots; the
             // default of 832 is a 203 dpi head and would cut it, by design).
+            const fallbacks = monoRasterStats.fallback;
             const { labels } = await renderZplLabels(markups, { dpi, maxWidthDots: labelW }, ports);
+            // Drawn by the 1-bit rasteriser (the default ZPL path), not by its resvg fallback.
+            expect(monoRasterStats.fallback, monoRasterStats.lastFallback).toBe(fallbacks);
             images.set(format, monoToGreyImage(decodeZpl(labels[0]!).bitmap));
             break;
           }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createMonoBitmap, getDot, setDot, type MonoBitmap } from '../../src/render/bitmap';
 import type { RfidWrite } from '../../src/layout/scene';
+import { nodeDeflate } from '../../src/node/render-ports';
 import { buildZplJob, buildZplJobs } from '../../src/zpl/job';
 import { RfidValueError } from '../../src/zpl/rfid';
 import { decodeZpl } from '../support/zpl-decode';
@@ -189,6 +190,20 @@ describe('buildZplJobs', () => {
 
   it('returns no jobs for no copies', () => {
     expect(buildZplJobs([])).toEqual([]);
+  });
+
+  it('passes an injected deflate to every Z64 field, and the jobs print back identically', () => {
+    const bitmap = typicalLabel();
+    let calls = 0;
+    const deflate = (bytes: Uint8Array): Uint8Array => {
+      calls++;
+      return nodeDeflate(bytes);
+    };
+    const [job] = buildZplJobs([{ bitmap }], { deflate });
+    expect(calls).toBe(2); // 812 × 1218 at 102 bytes a row: two bands of at most 99,999 bytes
+    expect(job).toBe(buildZplJob({ bitmap, deflate: nodeDeflate }));
+    expect(job).not.toBe(buildZplJob({ bitmap }));
+    expect(sameBytes(decodeZpl(job ?? '').bitmap.data, bitmap.data)).toBe(true);
   });
 });
 

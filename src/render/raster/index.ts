@@ -1,4 +1,4 @@
-/** Node-only: raster outputs through resvg. */
+/** Node-only: raster outputs through resvg, and the default 1-bit path for ZPL (pure rasteriser + resvg for images). */
 export {
   rasterizeRgba,
   rasterSize,
@@ -8,4 +8,5 @@ export {
   type RasterOptions,
   type RgbaImage,
 } from './rasterize';
+export { monoRasterStats, resetMonoRasterStats, resvgImageSource, toMonoBitmapFast } from './mono-fast';
 export { setPngDpi } from './png-dpi';

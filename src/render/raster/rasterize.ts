@@ -36,7 +36,8 @@ export interface RgbaImage {
   rgba: Uint8Array;
 }
 
-const RESVG_BASE: ResvgRenderOptions = {
+/** resvg settings of every raster output (and of image decoding for the 1-bit rasteriser). */
+export const RESVG_BASE: ResvgRenderOptions = {
   font: { loadSystemFonts: false },
   shapeRendering: 2, // geometricPrecision: anti-aliased edges; barcodes carry crispEdges themselves
   imageRendering: 0, // optimizeQuality: smooth image scaling before dithering

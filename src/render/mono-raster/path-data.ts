@@ -1,0 +1,295 @@
+/**
+ * SVG path data → flattened polylines (straight segments only), in the path's own units. Curves are split
+ * until they deviate from their chords by at most `tolerance` (the caller passes a tolerance in path units
+ * that corresponds to a small fraction of a printer dot). Covers the whole path grammar: M L H V C S Q T A Z,
+ * absolute and relative.
+ */
+
+/** One subpath: flat [x0, y0, x1, y1, ...] and whether it was closed with Z. */
+export interface Polyline {
+  points: number[];
+  closed: boolean;
+}
+
+const MAX_SEGMENTS = 512;
+
+/** Thrown for path data resvg would only partly draw; the renderer then falls back to resvg. */
+export class PathDataError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PathDataError';
+  }
+}
+
+const TOKEN = /([MmZzLlHhVvCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([\s,]+)|(.)/g;
+
+function tokenize(d: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(d); m; m = TOKEN.exec(d)) {
+    if (m[1]) out.push(m[1]);
+    else if (m[2]) out.push(Number(m[2]));
+    else if (m[4]) throw new PathDataError(`unexpected "${m[4]}" in path data`);
+  }
+  return out;
+}
+
+/** Appends points of a quadratic curve from (x0, y0), excluding the start. */
+function quad(
+  out: number[],
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  tol: number,
+): void {
+  const dd = Math.hypot(x0 - 2 * x1 + x2, y0 - 2 * y1 + y2);
+  const n = Math.min(MAX_SEGMENTS, Math.max(1, Math.ceil(Math.sqrt(dd / (4 * tol)))));
+  for (let i = 1; i <= n; i++) {
+    const t = i / n;
+    const u = 1 - t;
+    out.push(u * u * x0 + 2 * u * t * x1 + t * t * x2, u * u * y0 + 2 * u * t * y1 + t * t * y2);
+  }
+}
+
+/** Appends points of a cubic curve from (x0, y0), excluding the start. */
+export function cubic(
+  out: number[],
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
+  x2: number,
+  y2: number,
+  x3: number,
+  y3: number,
+  tol: number,
+): void {
+  const dd = Math.max(
+    Math.hypot(x0 - 2 * x1 + x2, y0 - 2 * y1 + y2),
+    Math.hypot(x1 - 2 * x2 + x3, y1 - 2 * y2 + y3),
+  );
+  const n = Math.min(MAX_SEGMENTS, Math.max(1, Math.ceil(Math.sqrt((3 * dd) / (4 * tol)))));
+  for (let i = 1; i <= n; i++) {
+    const t = i / n;
+    const u = 1 - t;
+    const a = u * u * u;
+    const b = 3 * u * u * t;
+    const c = 3 * u * t * t;
+    const e = t * t * t;
+    out.push(a * x0 + b * x1 + c * x2 + e * x3, a * y0 + b * y1 + c * y2 + e * y3);
+  }
+}
+
+/** Segments for an arc of `radius` through `sweep` radians with chord error ≤ tol. */
+export function arcSegments(radius: number, sweep: number, tol: number): number {
+  if (radius <= tol) return Math.max(1, Math.ceil(Math.abs(sweep) / (Math.PI / 2)));
+  const step = 2 * Math.acos(Math.max(-1, 1 - tol / radius));
+  return Math.min(MAX_SEGMENTS, Math.max(2, Math.ceil(Math.abs(sweep) / step)));
+}
+
+/** Appends an SVG elliptical arc (endpoint form, SVG 1.1 implementation notes F.6), excluding the start. */
+function arc(
+  out: number[],
+  x1: number,
+  y1: number,
+  rxIn: number,
+  ryIn: number,
+  rotationDeg: number,
+  large: boolean,
+  sweepFlag: boolean,
+  x2: number,
+  y2: number,
+  tol: number,
+): void {
+  let rx = Math.abs(rxIn);
+  let ry = Math.abs(ryIn);
+  if ((x1 === x2 && y1 === y2) || rx === 0 || ry === 0) {
+    if (x1 !== x2 || y1 !== y2) out.push(x2, y2);
+    return;
+  }
+  const phi = (rotationDeg * Math.PI) / 180;
+  const cos = Math.cos(phi);
+  const sin = Math.sin(phi);
+  const dx = (x1 - x2) / 2;
+  const dy = (y1 - y2) / 2;
+  const xp = cos * dx + sin * dy;
+  const yp = -sin * dx + cos * dy;
+  const lambda = (xp * xp) / (rx * rx) + (yp * yp) / (ry * ry);
+  if (lambda > 1) {
+    const s = Math.sqrt(lambda);
+    rx *= s;
+    ry *= s;
+  }
+  const num = rx * rx * ry * ry - rx * rx * yp * yp - ry * ry * xp * xp;
+  const den = rx * rx * yp * yp + ry * ry * xp * xp;
+  let coef = Math.sqrt(Math.max(0, num / den));
+  if (large === sweepFlag) coef = -coef;
+  const cxp = (coef * rx * yp) / ry;
+  const cyp = (-coef * ry * xp) / rx;
+  const cx = cos * cxp - sin * cyp + (x1 + x2) / 2;
+  const cy = sin * cxp + cos * cyp + (y1 + y2) / 2;
+  const angle = (ux: number, uy: number, vx: number, vy: number): number =>
+    Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy);
+  const theta1 = angle(1, 0, (xp - cxp) / rx, (yp - cyp) / ry);
+  let delta = angle((xp - cxp) / rx, (yp - cyp) / ry, (-xp - cxp) / rx, (-yp - cyp) / ry);
+  if (!sweepFlag && delta > 0) delta -= 2 * Math.PI;
+  if (sweepFlag && delta < 0) delta += 2 * Math.PI;
+  const n = arcSegments(Math.max(rx, ry), delta, tol);
+  for (let i = 1; i < n; i++) {
+    const t = theta1 + (delta * i) / n;
+    const ex = rx * Math.cos(t);
+    const ey = ry * Math.sin(t);
+    out.push(cos * ex - sin * ey + cx, sin * ex + cos * ey + cy);
+  }
+  out.push(x2, y2);
+}
+
+/** Parses and flattens path data. Throws PathDataError for malformed data. */
+export function flattenPath(d: string, tol: number): Polyline[] {
+  const tokens = tokenize(d);
+  const lines: Polyline[] = [];
+  let current: number[] | undefined;
+  let x = 0;
+  let y = 0;
+  let startX = 0;
+  let startY = 0;
+  // Reflection points for S and T.
+  let lastCubicX = 0;
+  let lastCubicY = 0;
+  let lastQuadX = 0;
+  let lastQuadY = 0;
+  let prev = '';
+  let cmd = '';
+  let i = 0;
+  const number = (): number => {
+    const t = tokens[i++];
+    if (typeof t !== 'number') throw new PathDataError(`path data: expected a number after "${cmd}"`);
+    return t;
+  };
+  const flag = (): boolean => {
+    const v = number();
+    if (v !== 0 && v !== 1) throw new PathDataError('path data: arc flag must be 0 or 1');
+    return v === 1;
+  };
+  const ensure = (): number[] => {
+    if (!current) {
+      current = [x, y];
+      lines.push({ points: current, closed: false });
+    }
+    return current;
+  };
+  while (i < tokens.length) {
+    const t = tokens[i];
+    if (typeof t === 'string') {
+      cmd = t;
+      i++;
+    } else if (cmd === '' || cmd === 'Z' || cmd === 'z') {
+      throw new PathDataError('path data: numbers without a command');
+    } else if (cmd === 'M') cmd = 'L';
+    else if (cmd === 'm') cmd = 'l';
+    const rel = cmd === cmd.toLowerCase();
+    const ox = rel ? x : 0;
+    const oy = rel ? y : 0;
+    switch (cmd.toUpperCase()) {
+      case 'M': {
+        x = ox + number();
+        y = oy + number();
+        startX = x;
+        startY = y;
+        current = [x, y];
+        lines.push({ points: current, closed: false });
+        break;
+      }
+      case 'L': {
+        x = ox + number();
+        y = oy + number();
+        ensure().push(x, y);
+        break;
+      }
+      case 'H': {
+        x = ox + number();
+        ensure().push(x, y);
+        break;
+      }
+      case 'V': {
+        y = oy + number();
+        ensure().push(x, y);
+        break;
+      }
+      case 'C':
+      case 'S': {
+        let x1: number;
+        let y1: number;
+        if (cmd.toUpperCase() === 'C') {
+          x1 = ox + number();
+          y1 = oy + number();
+        } else {
+          const reflect = prev === 'C' || prev === 'S';
+          x1 = reflect ? 2 * x - lastCubicX : x;
+          y1 = reflect ? 2 * y - lastCubicY : y;
+        }
+        const x2 = ox + number();
+        const y2 = oy + number();
+        const x3 = ox + number();
+        const y3 = oy + number();
+        cubic(ensure(), x, y, x1, y1, x2, y2, x3, y3, tol);
+        lastCubicX = x2;
+        lastCubicY = y2;
+        x = x3;
+        y = y3;
+        break;
+      }
+      case 'Q':
+      case 'T': {
+        let x1: number;
+        let y1: number;
+        if (cmd.toUpperCase() === 'Q') {
+          x1 = ox + number();
+          y1 = oy + number();
+        } else {
+          const reflect = prev === 'Q' || prev === 'T';
+          x1 = reflect ? 2 * x - lastQuadX : x;
+          y1 = reflect ? 2 * y - lastQuadY : y;
+        }
+        const x2 = ox + number();
+        const y2 = oy + number();
+        quad(ensure(), x, y, x1, y1, x2, y2, tol);
+        lastQuadX = x1;
+        lastQuadY = y1;
+        x = x2;
+        y = y2;
+        break;
+      }
+      case 'A': {
+        const rx = number();
+        const ry = number();
+        const rot = number();
+        const large = flag();
+        const sweep = flag();
+        const x2 = ox + number();
+        const y2 = oy + number();
+        arc(ensure(), x, y, rx, ry, rot, large, sweep, x2, y2, tol);
+        x = x2;
+        y = y2;
+        break;
+      }
+      case 'Z': {
+        if (current) {
+          const line = lines[lines.length - 1];
+          if (line) line.closed = true;
+        }
+        x = startX;
+        y = startY;
+        current = undefined;
+        break;
+      }
+      default:
+        throw new PathDataError(`path data: unknown command "${cmd}"`);
+    }
+    prev = cmd.toUpperCase();
+  }
+  return lines;
+}
