@@ -135,7 +135,7 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
         hostedState = 'offline';
         message = toIpcErrorBody(e).message;
       } else if (e instanceof AuthError) {
-        hostedState = 'online';
+        hostedState = 'refused';
         message = toIpcErrorBody(e).message;
       }
       throw e;

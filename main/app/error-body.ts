@@ -10,6 +10,9 @@ import { ElementError } from '../../src/layout/layout';
 import { ImageError } from '../../src/layout/images';
 import { RfidRequiresZpl } from '../../src/engine/render';
 import { PrinterError } from '../../src/printers/transport';
+import { JobNotFound } from '../../src/jobs/store';
+import { BatchError } from '../../src/jobs/batch';
+import { JobRequestError } from '../jobs/job-service-types';
 import { IpcError, type IpcErrorAction, type IpcErrorBody, type IpcErrorCode } from '../../src/ipc/errors';
 
 /** Starts a message with a capital, unless it starts with a name (a file, a URI, a field path). */
@@ -34,6 +37,10 @@ export function toIpcErrorBody(e: unknown): IpcErrorBody {
       case 'no-printers':
       case 'printer-unavailable':
         return body('printer', e.message, null, 'printers');
+      case 'rate-limited':
+        return body('unreachable', e.message);
+      case 'expired':
+        return body('invalid', e.message);
       default:
         return body('internal', e.message);
     }
@@ -47,6 +54,8 @@ export function toIpcErrorBody(e: unknown): IpcErrorBody {
   }
   if (e instanceof RfidRequiresZpl) return body('invalid', e.message);
   if (e instanceof PrinterError) return body('printer', e.message, null, 'printers');
+  if (e instanceof JobRequestError || e instanceof JobNotFound) return body('conflict', e.message);
+  if (e instanceof BatchError) return body('invalid', e.message);
   const message = e instanceof Error ? e.message : String(e);
   return body('internal', `Something went wrong inside LabelDesk: ${message}`);
 }

@@ -21,14 +21,21 @@ import type {
   TemplateRef,
 } from '../../src/ipc/contract';
 import { IpcError } from '../../src/ipc/errors';
-import { openJobService, JobRequestError, type JobDetail, type JobService } from '../jobs/job-service';
+import { openJobService, type JobDetail, type JobService } from '../jobs/job-service';
 import type { AppPrinters } from './printers';
-import { filled } from './rendering';
+import { checkLabel, filled } from './rendering';
+import { createTransport } from '../printers/open-transport';
 import type { AppTemplates } from './templates';
 import type { Rendering } from './rendering';
 
 export interface AppJobs {
-  print(ref: TemplateRef, values: FieldValues, copies: number, printer: PrinterView): Promise<JobView>;
+  /** A tracked job for label printers; one PDF straight to the spooler for OS queues that want documents. */
+  print(
+    ref: TemplateRef,
+    values: FieldValues,
+    copies: number,
+    printer: PrinterView,
+  ): Promise<{ job: JobView | null; message: string }>;
   planBatch(input: BatchInput): Promise<BatchPlanView>;
   startBatch(
     input: BatchInput,
@@ -45,6 +52,17 @@ export interface AppJobs {
   printerStatus(printerId: string): PrinterStatusView | undefined;
   resumeUnfinished(): void;
   close(): Promise<void>;
+}
+
+/** A document to an OS queue (its driver renders it); the spooler reports and retries from there. */
+async function sendDocument(printer: PrinterView, pdf: Uint8Array, title: string): Promise<void> {
+  const transport = createTransport(printer.uri, { cups: { contentType: 'pdf', title } });
+  try {
+    await transport.open({ timeoutMs: 10_000 });
+    await transport.write(pdf, { timeoutMs: 60_000 });
+  } finally {
+    await transport.close().catch(() => undefined);
+  }
 }
 
 export function createAppJobs(deps: {
@@ -73,6 +91,7 @@ export function createAppJobs(deps: {
     reason: job.reason,
     template: job.templateName,
     printer: job.printer,
+    printerId: names.get(job.printer)?.id ?? null,
     printerName: names.get(job.printer)?.name ?? job.printer,
     labelCount: job.labelCount,
     counts: job.counts,
@@ -89,38 +108,45 @@ export function createAppJobs(deps: {
     return job;
   };
 
-  /** A job request the service refuses is the user's to fix: say it as it is. */
-  const guarded = <T>(f: () => T): T => {
-    try {
-      return f();
-    } catch (e) {
-      if (e instanceof JobRequestError) throw new IpcError('conflict', e.message);
-      throw e;
-    }
+  const setBusy = (id: string, state: PrinterStatusView['state'], message: string, announce: boolean) => {
+    const status: PrinterStatusView = { printer: id, state, message, checkedAt: new Date().toISOString() };
+    busy.set(id, status);
+    if (announce) deps.emit({ kind: 'printer-status', status });
   };
 
+  /** What a job's events say about its printer, while the job holds it. */
   const statusFromJob = (printer: string, event: JobServiceEvent): void => {
     const who = names.get(printer);
     if (!who) return;
-    const checkedAt = new Date().toISOString();
     switch (event.kind) {
       case 'started':
       case 'resumed':
       case 'progress':
-        busy.set(who.id, { printer: who.id, state: 'ready', message: 'Printing', checkedAt });
+        setBusy(who.id, 'ready', 'Printing', event.kind !== 'progress');
         return;
-      case 'paused': {
-        const state = /paper/i.test(event.reason)
-          ? 'paper-out'
-          : /head/i.test(event.reason)
-            ? 'head-open'
-            : /connect|refused|timed out|unreachable/i.test(event.reason)
-              ? 'offline'
-              : 'paused';
-        busy.set(who.id, { printer: who.id, state, message: `Job paused: ${event.reason}`, checkedAt });
-        deps.emit({ kind: 'printer-status', status: busy.get(who.id)! });
+      case 'paused':
+        if (event.byUser) {
+          // A person held the job: the printer itself is fine, and free for a status poll again.
+          busy.delete(who.id);
+          return;
+        }
+        // The worker's reasons are the printer's own (~HS): "out of paper (media)", "print head is open"…
+        setBusy(
+          who.id,
+          /paper|media/i.test(event.reason)
+            ? 'paper-out'
+            : /head/i.test(event.reason)
+              ? 'head-open'
+              : /ribbon/i.test(event.reason)
+                ? 'ribbon-out'
+                : 'paused',
+          `Job paused: ${event.reason}`,
+          true,
+        );
         return;
-      }
+      case 'connection-lost':
+        setBusy(who.id, 'offline', `Connection lost (${event.reason}): retrying`, true);
+        return;
       case 'done':
         busy.delete(who.id);
         return;
@@ -130,6 +156,12 @@ export function createAppJobs(deps: {
   };
 
   service.onEvent((event) => {
+    if (event.kind === 'error') {
+      // The printer's worker stopped: its jobs stay unfinished; let the status poll ask the printer again.
+      const who = names.get(event.printer);
+      if (who) busy.delete(who.id);
+      return;
+    }
     if (!('jobId' in event)) return;
     const job = service.getJob(event.jobId);
     if (!job) return;
@@ -198,6 +230,14 @@ export function createAppJobs(deps: {
     async print(ref, values, copies, printer) {
       await refreshNames();
       const { template, baseDir } = await templateOf(ref);
+      checkLabel(template, values);
+      const plural = `${copies} ${copies === 1 ? 'label' : 'labels'}`;
+      if (printer.language === 'pdf') {
+        // An office printer's queue: its driver prints documents, and the OS spooler tracks the job.
+        const pdf = await deps.rendering.pdf(ref, await deps.rendering.markups(ref, values, copies));
+        await sendDocument(printer, pdf, template.name);
+        return { job: null, message: `Sent ${plural} as one PDF to ${printer.name}.` };
+      }
       // Hosted: the API resolves the labels (one call, counted as `copies` prints; the bundled engine stands in
       // when it is unreachable), and the job prints them at the printer's own dpi.
       const markups = (await deps.isHosted(ref))
@@ -211,7 +251,7 @@ export function createAppJobs(deps: {
         copies,
         ...(markups ? { markups } : {}),
       });
-      return view(job);
+      return { job: view(job), message: `Printing ${plural} on ${printer.name}.` };
     },
     async planBatch(input) {
       const { plan: p, template } = await plan(input);
@@ -219,6 +259,14 @@ export function createAppJobs(deps: {
     },
     async startBatch(input, printer, skipInvalid) {
       await refreshNames();
+      if (printer.language === 'pdf') {
+        throw new IpcError(
+          'printer',
+          `${printer.name} is an office printer queue: batches print label by label on label printers. Save the labels as PDF to print them there.`,
+          null,
+          'printers',
+        );
+      }
       const { plan: p, template, baseDir } = await plan(input);
       if (p.problems.length && !skipInvalid) {
         throw new IpcError(
@@ -263,17 +311,12 @@ export function createAppJobs(deps: {
       }));
       return { job, labels };
     },
-    pause: async (id) => view(guarded(() => service.pause(id))),
-    resume: async (id) => view(guarded(() => service.resume(id))),
-    cancel: async (id) => view(guarded(() => service.cancel(id))),
+    pause: async (id) => view(service.pause(id)),
+    resume: async (id) => view(service.resume(id)),
+    cancel: async (id) => view(service.cancel(id)),
     async reprint(id, labels) {
       detail(id);
-      try {
-        return view(await service.reprint(id, labels));
-      } catch (e) {
-        if (e instanceof JobRequestError) throw new IpcError('conflict', e.message);
-        throw e;
-      }
+      return view(await service.reprint(id, labels));
     },
     printerStatus: (id) => busy.get(id),
     resumeUnfinished: () => void service.resumeAll(),

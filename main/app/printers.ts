@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { PrintersFileSchema, type ConfiguredPrinter } from '../../src/printers/printers-file';
 import { formatPrinterUri, parsePrinterUri, type PrinterUri } from '../../src/printers/uri';
 import { defaultProfile } from '../../src/printers/profiles';
-import { queryStatus } from '../../src/printers/query';
+import { queryDpi, queryStatus } from '../../src/printers/query';
 import type { PrinterStatus } from '../../src/printers/status';
-import { PrinterError } from '../../src/printers/transport';
+import { PrinterError, type PrinterTransport } from '../../src/printers/transport';
 import { assertNever } from '../../src/layout/scene';
 import type {
   DiscoveredPrinterView,
@@ -24,6 +24,7 @@ import { createTransport, openTransport } from '../printers/open-transport';
 import { decidePrinterSetup, FALLBACK_DPI, type PrinterSetup } from '../jobs/printer-setup';
 import { createProfileStore } from '../printers/profile-store';
 import { discoverPrinters } from '../printers/discovery';
+import { printLanguage } from '../printers/language';
 import { jsonFile } from './json-file';
 
 export interface AppPrinters {
@@ -39,6 +40,8 @@ export interface AppPrinters {
    * (main/jobs/printer-setup.ts); a dpi asked from the printer is saved in its profile.
    */
   setup(printer: PrinterView): Promise<PrinterSetup>;
+  /** The dpi its profile holds (never asks the printer). */
+  profileDpi(printer: PrinterView): Promise<number | undefined>;
   discover(): Promise<{ found: DiscoveredPrinterView[]; problems: string[] }>;
 }
 
@@ -54,22 +57,6 @@ export function describeUri(uri: PrinterUri): string {
       return `OS queue ${uri.queue}`;
     case 'file':
       return `File ${uri.path}`;
-    default:
-      return assertNever(uri, 'printer URI');
-  }
-}
-
-function languageOf(uri: PrinterUri): PrinterView['language'] {
-  switch (uri.scheme) {
-    case 'tcp':
-    case 'usb':
-    case 'serial':
-      return 'zpl';
-    case 'file':
-      return uri.path.toLowerCase().endsWith('.pdf') ? 'pdf' : 'zpl';
-    case 'cups':
-      // An OS queue gets PDF: the system driver turns it into whatever the printer speaks.
-      return 'pdf';
     default:
       return assertNever(uri, 'printer URI');
   }
@@ -99,9 +86,25 @@ export function statusMessage(status: PrinterStatus): string {
   }
 }
 
+/**
+ * A new printer's id: never one a removed printer had, so a selection or default that still names the old id
+ * cannot silently print on the new printer. Ids grow: above every id in the list, above every id this process
+ * gave out, and at least the seconds since 1970 (so a later run starts above an earlier one's).
+ */
+let lastIssued = 0;
+function newId(list: readonly ConfiguredPrinter[]): number {
+  lastIssued = Math.max(Math.floor(Date.now() / 1000), lastIssued + 1, ...list.map((p) => p.id + 1));
+  return lastIssued;
+}
+
 export function appPrinters(dataDir: string): AppPrinters {
   const file = jsonFile(join(dataDir, 'printers.json'), PrintersFileSchema, []);
   const profiles = createProfileStore(dataDir);
+
+  const learnDpi = async (transport: PrinterTransport, printer: ConfiguredPrinter) => {
+    const { dpi } = await queryDpi(transport, { timeoutMs: 2000 });
+    await profiles.put(defaultProfile(printer.uri, printer.name, dpi, 'detected'));
+  };
 
   const view = async (p: ConfiguredPrinter): Promise<PrinterView> => {
     const uri = parsePrinterUri(p.uri);
@@ -112,7 +115,7 @@ export function appPrinters(dataDir: string): AppPrinters {
       uri: p.uri,
       kind: describeUri(uri),
       dpi: profile?.dpi ?? null,
-      language: languageOf(uri),
+      language: await printLanguage(uri),
     };
   };
 
@@ -160,7 +163,7 @@ export function appPrinters(dataDir: string): AppPrinters {
           throw new IpcError('not-found', `No printer ${input.id} is configured.`);
         const clash = list.find((p) => p.uri === uri && p !== existing);
         if (clash) throw new IpcError('conflict', `${clash.name} already uses ${uri}.`, 'uri');
-        saved = { id: existing?.id ?? Math.max(0, ...list.map((p) => p.id)) + 1, uri, name: input.name };
+        saved = { id: existing?.id ?? newId(list), uri, name: input.name };
         return existing ? list.map((p) => (p === existing ? saved! : p)) : [...list, saved];
       });
       await saveProfile(uri, input.name, input);
@@ -180,7 +183,7 @@ export function appPrinters(dataDir: string): AppPrinters {
         const next = [...list];
         for (const p of printers) {
           if (next.some((q) => q.uri === p.uri)) continue;
-          const id = next.some((q) => q.id === p.id) ? Math.max(0, ...next.map((q) => q.id)) + 1 : p.id;
+          const id = next.some((q) => q.id === p.id) ? newId(next) : p.id;
           next.push({ ...p, id });
         }
         return next;
@@ -202,6 +205,10 @@ export function appPrinters(dataDir: string): AppPrinters {
       try {
         await transport.open({ timeoutMs: 3000 });
         const status = await queryStatus(transport, { timeoutMs: 2000 });
+        if (status.state === 'ready' && !(await profiles.get(printer.uri))) {
+          // Learn its resolution once, on this connection, so previews and prints use it from now on.
+          await learnDpi(transport, printer).catch(() => undefined);
+        }
         return { printer: id, state: status.state, message: statusMessage(status), checkedAt };
       } catch (e) {
         if (!(e instanceof PrinterError)) throw e;
@@ -210,6 +217,7 @@ export function appPrinters(dataDir: string): AppPrinters {
         await transport.close().catch(() => undefined);
       }
     },
+    profileDpi: async (printer) => (await profiles.get(printer.uri))?.dpi,
     async setup(printer) {
       const profile = await profiles.get(printer.uri);
       const setup = await decidePrinterSetup(printer.uri, undefined, {

@@ -5,7 +5,9 @@
  * bundled engine); the preview always resolves locally from the template it shows.
  */
 import { checkValues } from '../../src/resolve/values';
-import { resolveOne } from '../../src/resolve/resolve';
+import { resolve, resolveOne } from '../../src/resolve/resolve';
+import { IpcError } from '../../src/ipc/errors';
+import { dirname } from 'node:path';
 import { layout } from '../../src/layout/layout';
 import { collectImageUrls } from '../../src/layout/images';
 import {
@@ -40,6 +42,8 @@ export interface Rendering {
   raster(ref: TemplateRef, values: FieldValues, printer: PrinterView | undefined): Promise<RasterPreview>;
   /** Markup for `copies` labels from the backend that prints this template (hosted calls count as prints). */
   markups(ref: TemplateRef, values: FieldValues, copies: number): Promise<Markup[]>;
+  /** One PDF of the labels (for an OS queue's driver). */
+  pdf(ref: TemplateRef, list: readonly Markup[]): Promise<Uint8Array>;
   /** ZPL for a printer: its dpi, width, offsets and darkness. */
   zpl(markups: readonly Markup[], printer: PrinterView | undefined): Promise<string[]>;
   export(
@@ -49,6 +53,13 @@ export interface Rendering {
     format: OutputFormat,
     printer: PrinterView | undefined,
   ): Promise<ExportedFile>;
+}
+
+/** Refuses values the template's field rules refuse (required, pattern, type, length), naming the field. */
+export function checkLabel(template: Template, values: FieldValues): void {
+  const [problem] = checkValues(template, filled(values));
+  if (problem)
+    throw new IpcError('invalid', problem.message, problem.path.replace(/^apiData\./, ''), 'field');
 }
 
 /** Values the form holds, minus empties (an empty field prints its placeholder, as the API does). */
@@ -62,7 +73,8 @@ export function createRendering(deps: {
   templates: AppTemplates;
   printers: AppPrinters;
   connection: Connection;
-  ports: () => RenderPorts;
+  /** Render ports reading relative image paths from `baseDir` (a template's folder). */
+  ports: (baseDir?: string) => RenderPorts;
 }): Rendering {
   const { templates, printers, connection } = deps;
 
@@ -72,31 +84,40 @@ export function createRendering(deps: {
       ? printers.setup(printer)
       : { dpi: FALLBACK_DPI, zpl: { maxWidthDots: defaultPrintWidthDots(FALLBACK_DPI) } };
 
+  /** The template, and the ports that read its relative image paths from its own folder. */
+  const entryOf = async (ref: TemplateRef) => {
+    const entry = await templates.get(ref);
+    return { template: entry.template, ports: deps.ports(entry.file ? dirname(entry.file) : undefined) };
+  };
+
   const localMarkup = async (ref: TemplateRef, values: FieldValues) => {
-    const { template } = await templates.get(ref);
-    return { template, markup: resolveOne(template, filled(values)) };
+    const { template, ports } = await entryOf(ref);
+    return { template, ports, markup: resolveOne(template, filled(values)) };
   };
 
   const markups = async (ref: TemplateRef, values: FieldValues, copies: number): Promise<Markup[]> => {
+    const { template } = await entryOf(ref);
+    // The form's rules hold whoever renders: a label with a required field missing is not printed or saved.
+    checkLabel(template, values);
     const backend = await connection.backendFor(ref.source);
-    if (backend.kind === 'local') {
-      const { markup } = await localMarkup(ref, values);
-      return Array.from({ length: copies }, () => structuredClone(markup));
-    }
+    if (backend.kind === 'local') return resolve(template, filled(values), copies);
     return connection.track(() =>
       backend.fetchMarkups({ label_name: ref.name, amount: copies, apiData: filled(values) }),
     );
   };
 
-  const zpl = async (list: readonly Markup[], printer: PrinterView | undefined): Promise<string[]> => {
+  const zpl = async (
+    list: readonly Markup[],
+    printer: PrinterView | undefined,
+    ports: RenderPorts,
+  ): Promise<string[]> => {
     const { dpi, zpl: settings } = await setupFor(printer);
-    return (await renderZplLabels(list, { dpi, ...settings }, deps.ports())).labels;
+    return (await renderZplLabels(list, { dpi, ...settings }, ports)).labels;
   };
 
   return {
     async preview(ref, values) {
-      const { template, markup } = await localMarkup(ref, values);
-      const ports = deps.ports();
+      const { template, markup, ports } = await localMarkup(ref, values);
       const images = await ports.loadImages(collectImageUrls([markup]));
       // `mark`: an element that cannot render (a barcode value its symbology refuses) is drawn as a marked box
       // with a warning, so the preview keeps following the typing.
@@ -109,9 +130,11 @@ export function createRendering(deps: {
     },
 
     async raster(ref, values, printer) {
-      const { markup } = await localMarkup(ref, values);
-      const { dpi } = await setupFor(printer);
-      const ports = deps.ports();
+      const { markup, ports } = await localMarkup(ref, values);
+      // Never asks the printer (this runs on every keystroke, maybe while the printer prints): the profile's
+      // dpi, else the list's, else 203 said to be a guess.
+      const known = printer ? ((await printers.profileDpi(printer)) ?? printer.dpi) : null;
+      const dpi = known ?? FALLBACK_DPI;
       const images = await ports.loadImages(collectImageUrls([markup]));
       const scene = layout(markup, {
         fonts: ports.fonts,
@@ -123,26 +146,32 @@ export function createRendering(deps: {
       return {
         dataUrl: `data:image/png;base64,${bytesToBase64(monoToPng(bitmap, dpi))}`,
         dpi,
+        dpiAssumed: known === null,
         widthDots: bitmap.width,
         heightDots: bitmap.height,
       };
     },
 
     markups,
-    zpl,
+    zpl: async (list, printer) => zpl(list, printer, deps.ports()),
+    async pdf(ref, list) {
+      const { template, ports } = await entryOf(ref);
+      const [pdf] = await renderPdfLabels(list, ports, { merge: true, title: template.name });
+      return pdf!;
+    },
 
     async export(ref, values, copies, format, printer) {
-      const list = await markups(ref, values, copies);
-      const { template } = await templates.get(ref);
+      // One SVG or PNG is one label: ask for one (a hosted call counts every copy as a print).
+      const list = await markups(ref, values, format === 'svg' || format === 'png' ? 1 : copies);
+      const { template, ports } = await entryOf(ref);
       const base = fileBase(template);
-      const ports = deps.ports();
       switch (format) {
         case 'pdf': {
           const [pdf] = await renderPdfLabels(list, ports, { merge: true, title: template.name });
           return { fileName: `${base}.pdf`, mime: 'application/pdf', base64: bytesToBase64(pdf!) };
         }
         case 'zpl': {
-          const labels = await zpl(list, printer);
+          const labels = await zpl(list, printer, ports);
           const text = labels.join('\n');
           return {
             fileName: `${base}.zpl`,
@@ -151,7 +180,7 @@ export function createRendering(deps: {
           };
         }
         case 'svg': {
-          const [svg] = await renderSvgLabels(list.slice(0, 1), ports);
+          const [svg] = await renderSvgLabels(list, ports);
           return {
             fileName: `${base}.svg`,
             mime: 'image/svg+xml',
@@ -159,7 +188,7 @@ export function createRendering(deps: {
           };
         }
         case 'png': {
-          const [png] = await renderPngLabels(list.slice(0, 1), 300, ports);
+          const [png] = await renderPngLabels(list, 300, ports);
           return { fileName: `${base}.png`, mime: 'image/png', base64: bytesToBase64(png!) };
         }
         default:

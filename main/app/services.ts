@@ -45,9 +45,13 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     for (const l of listeners) l(event);
   };
 
-  let ports: RenderPorts | undefined;
-  // Fonts load on first use, then stay: one parsed font set per process.
-  const getPorts = () => (ports ??= nodeRenderPorts({ baseDir: dataDir }));
+  // Fonts load on first use, then stay: one set of ports per image folder (a template's own folder).
+  const portsByDir = new Map<string, RenderPorts>();
+  const getPorts = (baseDir = dataDir): RenderPorts => {
+    let ports = portsByDir.get(baseDir);
+    if (!ports) portsByDir.set(baseDir, (ports = nodeRenderPorts({ baseDir })));
+    return ports;
+  };
 
   const secret = fileSecretStore(join(dataDir, 'api-secret.bin'), options.cipher);
   const settings = appSettings(dataDir, secret);
@@ -125,9 +129,12 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'output.export': async ({ ref, values, copies, format, printer }) =>
       rendering.export(ref, values, copies, format, await printerOrUndefined(printer)),
     'print.submit': async ({ ref, values, copies, printer }) => {
-      const job = await jobs.print(ref, values, copies, await printers.get(printer));
-      await settings.touchTemplate(ref);
-      return { job };
+      const sent = await jobs.print(ref, values, copies, await printers.get(printer));
+      // Best effort: the labels are on their way; a settings file that cannot be written must not say otherwise.
+      await settings
+        .touchTemplate(ref)
+        .catch((e: unknown) => options.warn?.(`recent templates: ${String(e)}`));
+      return sent;
     },
 
     'printers.list': () => printers.list(),
@@ -139,7 +146,12 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       return status;
     },
     'printers.save': (input) => printers.save(input),
-    'printers.remove': async ({ id }) => ({ removed: await printers.remove(id) }),
+    'printers.remove': async ({ id }) => {
+      const removed = await printers.remove(id);
+      if ((await settings.get()).defaultPrinter === id) await settings.update({ defaultPrinter: null });
+      lastStatus.delete(id);
+      return { removed };
+    },
     'printers.discover': () => printers.discover(),
 
     'batch.plan': (input) => jobs.planBatch(input),

@@ -84,6 +84,9 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return refuse(reply, 403, new IpcError('bad-request', 'Requests from other web pages are refused.'));
     }
     reply.header('x-content-type-options', 'nosniff');
+    // The page's own CSP is its meta tag; the header adds what a meta tag cannot: no framing by other sites.
+    reply.header('content-security-policy', "frame-ancestors 'none'");
+    reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');
     return undefined;
   });

@@ -23,7 +23,7 @@ import { EVENT_CHANNEL, INVOKE_CHANNEL } from './channels';
 
 const CSP =
   "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; " +
-  "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-src 'self' blob:; form-action 'none'";
+  "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
 
 const safeStorageCipher: SecretCipher = {
   kind: 'electron-safe-storage',
@@ -74,6 +74,19 @@ function createWindow(): BrowserWindow {
   return win;
 }
 
+/** `--data-dir DIR` and `--printers FILE` (also as `--opt=value`) out of an argv that may hold anything else. */
+function ourOptions(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const name = /^--(data-dir|printers)(=.*)?$/.exec(arg);
+    if (!name) continue;
+    if (name[2]) out.push(arg);
+    else if (argv[i + 1] !== undefined) out.push(arg, argv[++i]!);
+  }
+  return out;
+}
+
 function fromOurPage(event: IpcMainInvokeEvent, win: BrowserWindow | undefined): boolean {
   const frameUrl = event.senderFrame?.url ?? '';
   return (
@@ -82,7 +95,8 @@ function fromOurPage(event: IpcMainInvokeEvent, win: BrowserWindow | undefined):
 }
 
 async function start(): Promise<void> {
-  const args = process.argv.slice(app.isPackaged ? 1 : 2).filter((a) => a !== '.');
+  // Only our own options: Chromium and launchers add switches of their own (--no-sandbox, --enable-features…).
+  const args = ourOptions(process.argv.slice(app.isPackaged ? 1 : 2));
   let options;
   try {
     options = await parseAppOptions(args, process.env);
@@ -131,7 +145,16 @@ async function start(): Promise<void> {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('before-quit', () => void services.close());
+  // Wait for the services to close (print tally saved, job store closed) before quitting for real.
+  let closed = false;
+  app.on('before-quit', (event) => {
+    if (closed) return;
+    event.preventDefault();
+    void services.close().finally(() => {
+      closed = true;
+      app.quit();
+    });
+  });
 }
 
 app.enableSandbox();

@@ -5,7 +5,7 @@
  * A printer that can report status is asked first: paper out or an open head refuses the print, with the
  * reason, instead of queueing labels into a printer that cannot print them.
  */
-import { basename, extname } from 'node:path';
+import { basename } from 'node:path';
 import { checkApiData, resolve } from '../resolve/resolve';
 import { renderPdfLabels, renderZplLabels } from '../engine/render';
 import { nodeRenderPorts } from '../node/render-ports';
@@ -19,11 +19,10 @@ import {
   zplJobSettings,
   PrinterProfileError,
 } from '../printers/profiles';
-import type { PrinterUri } from '../printers/uri';
 import { dpiOption, printerOption } from './printer-args';
 import { createTransport } from '../../main/printers/open-transport';
 import { createProfileStore } from '../../main/printers/profile-store';
-import { discoverPrinters } from '../../main/printers/discovery';
+import { printLanguage } from '../../main/printers/language';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
 import {
   loadTemplateEntry,
@@ -47,22 +46,6 @@ cups://QueueName, file:///path/out.zpl
 `;
 
 const env = (io: CliIo) => ({ ...process.env, ...io.env });
-
-async function defaultFormat(uri: PrinterUri, io: CliIo): Promise<'zpl' | 'pdf'> {
-  switch (uri.scheme) {
-    case 'tcp':
-    case 'usb':
-    case 'serial':
-      return 'zpl';
-    case 'file':
-      return extname(uri.path).toLowerCase() === '.pdf' ? 'pdf' : 'zpl';
-    case 'cups': {
-      const { printers } = await discoverPrinters({ sources: ['cups'], env: env(io) });
-      const queue = printers.find((p) => p.kind === 'cups' && p.uri === `cups://${uri.queue}`);
-      return queue && 'zpl' in queue && queue.zpl ? 'zpl' : 'pdf';
-    }
-  }
-}
 
 export async function printCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseOptions(args, {
@@ -90,7 +73,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
   const apiData = checkApiData(values.data === undefined ? {} : await readJsonArg('--data', values.data, io));
   const markups = resolve(template, apiData, parseAmount(values.amount));
   warnAboutValues(template, apiData, io);
-  const format = (values.format as 'zpl' | 'pdf' | undefined) ?? (await defaultFormat(uri, io));
+  const format = (values.format as 'zpl' | 'pdf' | undefined) ?? (await printLanguage(uri, env(io)));
   const profiles = createProfileStore(values['data-dir'] ?? defaultDataDir(io.env));
   const ports = nodeRenderPorts({ baseDir });
   const transport = createTransport(uri, {

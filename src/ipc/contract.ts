@@ -44,10 +44,24 @@ export const BACKEND_MODES = ['hosted', 'local'] as const;
 /** `hosted`: the hosted API renders (bundled engine when it is unreachable); `local`: always the bundled engine. */
 export type BackendMode = (typeof BACKEND_MODES)[number];
 
+function isLoopbackUrl(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
 export const SettingsPatchSchema = z.strictObject({
+  /** https, or http to this computer only (the secret travels in a header: never in clear over a network). */
   apiBaseUrl: z
-    .url({ protocol: /^https?$/, error: 'expected an http(s) URL' })
+    .url({ protocol: /^https?$/, error: 'expected an https:// URL' })
     .max(500)
+    .refine((url) => url.startsWith('https:') || isLoopbackUrl(url), {
+      message:
+        'use https:// (http:// only for 127.0.0.1 or localhost): the API secret must not cross a network in clear',
+    })
     .nullable()
     .optional(),
   apiKey: z.string().trim().max(200).nullable().optional(),
@@ -122,8 +136,11 @@ export interface SettingsView {
 export interface ConnectionStatus {
   /** The backend the next print uses. */
   backend: 'hosted' | 'local';
-  /** `online`: the hosted API answered last time; `offline`: it did not (the bundled engine stands in). */
-  hosted: 'online' | 'offline' | 'unconfigured' | 'unknown';
+  /**
+   * `online`: the hosted API answered last time; `offline`: it did not (the bundled engine stands in);
+   * `refused`: it answered 401 (key or secret wrong: Settings).
+   */
+  hosted: 'online' | 'offline' | 'refused' | 'unconfigured' | 'unknown';
   /** A sentence for people when something is wrong (wrong secret, unreachable host). */
   message: string | null;
   /** Prints used against the hosted allowance with the current key, as this app counted them (spec §1 rule 3). */
@@ -168,6 +185,8 @@ export interface RasterPreview {
   /** A 1-bit PNG (`data:image/png;base64,…`) at the printer's dpi: what the head will burn. */
   dataUrl: string;
   dpi: number;
+  /** The printer's dpi is not known yet (no profile): drawn at `dpi` as a guess, not asked on every keystroke. */
+  dpiAssumed: boolean;
   widthDots: number;
   heightDots: number;
 }
@@ -237,7 +256,10 @@ export interface JobView {
   state: JobStateView;
   reason: string | null;
   template: string;
+  /** The printer's URI (jobs are stored by URI). */
   printer: string;
+  /** Its id in the app's printer list, or null when it is no longer configured. */
+  printerId: string | null;
   printerName: string;
   labelCount: number;
   counts: Record<LabelStateView, number>;
@@ -314,7 +336,13 @@ export const CHANNELS = {
   'output.export': channel<ExportedFile>()(
     LabelSchema.extend({ copies, format: z.enum(OUTPUT_FORMATS), printer: printerId.optional() }),
   ),
-  'print.submit': channel<{ job: JobView }>()(LabelSchema.extend({ copies, printer: printerId })),
+  /**
+   * Prints: a tracked job for label printers (ZPL); for an OS queue that wants documents, one PDF handed to the
+   * system spooler (`job` null: the OS tracks it), with a sentence saying what was sent.
+   */
+  'print.submit': channel<{ job: JobView | null; message: string }>()(
+    LabelSchema.extend({ copies, printer: printerId }),
+  ),
 
   'printers.list': channel<PrinterView[]>()(none),
   'printers.status': channel<PrinterStatusView>()(z.strictObject({ printer: printerId })),

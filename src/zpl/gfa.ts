@@ -11,9 +11,24 @@
 import { zlibSync } from 'fflate';
 import type { MonoBitmap } from '../render/bitmap';
 import { assertNever } from '../layout/scene';
-import { crc16Xmodem } from './crc';
+import { crc16XmodemValue } from './crc';
 
 export type GfaCompression = 'z64' | 'acs' | 'hex';
+
+/**
+ * bytes → a zlib stream (RFC 1950: header, deflate data, Adler-32), as `:Z64:` carries it. Injected so Node can
+ * use native zlib (src/node/render-ports.ts: faster, and smaller than fflate's level 9); the default,
+ * fflate level 9, runs anywhere.
+ */
+export type Deflate = (bytes: Uint8Array) => Uint8Array;
+
+export interface GfaOptions {
+  /** zlib compressor for `z64`; default fflate level 9. */
+  deflate?: Deflate;
+}
+
+/** fflate's zlib at level 9: pure JS, for the browser and wherever no native zlib is injected. */
+export const fflateDeflate9: Deflate = (bytes) => zlibSync(bytes, { level: 9 });
 
 /** Documented maximum of `^GF`'s byte counts; larger labels are split into bands of whole rows. */
 export const GFA_MAX_BYTES = 99_999;
@@ -45,10 +60,15 @@ export function planGfaBands(rowBytes: number, height: number, maxBytes: number 
  * One `^GFA,b,c,d,data` command (no `^FO`, no `^FS`) for the rows `band` of `bitmap` (all rows by default).
  * `b` = `c` = rowBytes * rows (uncompressed, whatever the encoding), `d` = rowBytes.
  */
-export function encodeGfa(bitmap: MonoBitmap, compression: GfaCompression, band?: GfaBand): string {
+export function encodeGfa(
+  bitmap: MonoBitmap,
+  compression: GfaCompression,
+  band?: GfaBand,
+  options: GfaOptions = {},
+): string {
   const rows = bandRows(bitmap, band);
   const byteCount = rows.length;
-  return `^GFA,${byteCount},${byteCount},${bitmap.rowBytes},${encodeGfaData(rows, bitmap.rowBytes, compression)}`;
+  return `^GFA,${byteCount},${byteCount},${bitmap.rowBytes},${encodeGfaData(rows, bitmap.rowBytes, compression, options)}`;
 }
 
 /**
@@ -59,17 +79,23 @@ export function encodeGfaBands(
   bitmap: MonoBitmap,
   compression: GfaCompression,
   maxBytes: number = GFA_MAX_BYTES,
+  options: GfaOptions = {},
 ): string[] {
   return planGfaBands(bitmap.rowBytes, bitmap.height, maxBytes).map(
-    (band) => `^FO0,${band.y}${encodeGfa(bitmap, compression, band)}^FS`,
+    (band) => `^FO0,${band.y}${encodeGfa(bitmap, compression, band, options)}^FS`,
   );
 }
 
 /** The data part of `^GFA` for packed rows (`rows.length` a multiple of `rowBytes`). */
-export function encodeGfaData(rows: Uint8Array, rowBytes: number, compression: GfaCompression): string {
+export function encodeGfaData(
+  rows: Uint8Array,
+  rowBytes: number,
+  compression: GfaCompression,
+  options: GfaOptions = {},
+): string {
   switch (compression) {
     case 'z64':
-      return encodeZ64(rows);
+      return encodeZ64(rows, options.deflate);
     case 'acs':
       return encodeAcs(rows, rowBytes);
     case 'hex':
@@ -80,13 +106,28 @@ export function encodeGfaData(rows: Uint8Array, rowBytes: number, compression: G
 }
 
 /**
- * `:Z64:` + base64(zlib(bytes)) + `:` + CRC. Deflate level 9 (the size matters on slow serial/USB links, and
- * label bitmaps are mostly white, so level 9 costs little time); the CRC is over the base64 ASCII, not the bytes.
+ * `:Z64:` + base64(zlib(bytes)) + `:` + CRC, the CRC over the base64 ASCII, not the bytes. The size matters on
+ * slow serial/USB links, so the default deflate is level 9 (label bitmaps are mostly white).
+ * One pass after the deflate: base64, CRC and the framing are written into one buffer, decoded to text once.
  */
-export function encodeZ64(bytes: Uint8Array): string {
-  const base64 = toBase64(zlibSync(bytes, { level: 9 }));
-  return `:Z64:${base64}:${crc16Xmodem(base64)}`;
+export function encodeZ64(bytes: Uint8Array, deflate: Deflate = fflateDeflate9): string {
+  const z = deflate(bytes);
+  const b64Length = Math.ceil(z.length / 3) * 4;
+  const out = new Uint8Array(Z64_PREFIX.length + b64Length + 5);
+  out.set(Z64_PREFIX);
+  const end = writeBase64(z, out, Z64_PREFIX.length);
+  const crc = crc16XmodemValue(out.subarray(Z64_PREFIX.length, end));
+  out[end] = 58; // ':'
+  // Four UPPERCASE hex digits: printers reject a lowercase or short CRC.
+  out[end + 1] = HEX_DIGITS[(crc >> 12) & 15] ?? 0;
+  out[end + 2] = HEX_DIGITS[(crc >> 8) & 15] ?? 0;
+  out[end + 3] = HEX_DIGITS[(crc >> 4) & 15] ?? 0;
+  out[end + 4] = HEX_DIGITS[crc & 15] ?? 0;
+  return asciiString(out);
 }
+
+/** ':Z64:' */
+const Z64_PREFIX = new Uint8Array([58, 90, 54, 52, 58]);
 
 /** Two UPPERCASE hex digits per byte, no separators. */
 export function encodeHex(bytes: Uint8Array): string {
@@ -189,27 +230,30 @@ const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 const BASE64_CODES = new Uint8Array([...BASE64_ALPHABET].map((c) => c.charCodeAt(0)));
 const PAD = 61; // '='
 
-/** Standard base64 with padding, no line breaks (no Buffer/btoa: src/ stays portable and binary-safe). */
-function toBase64(bytes: Uint8Array): string {
-  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
-  let o = 0;
+/**
+ * Standard base64 with padding, no line breaks, written into `out` from `at`; returns the end offset (no
+ * Buffer/btoa: src/ stays portable and binary-safe).
+ */
+function writeBase64(bytes: Uint8Array, out: Uint8Array, at: number): number {
+  let o = at;
   let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out[o++] = BASE64_CODES[n >> 18] ?? 0;
-    out[o++] = BASE64_CODES[(n >> 12) & 63] ?? 0;
-    out[o++] = BASE64_CODES[(n >> 6) & 63] ?? 0;
-    out[o++] = BASE64_CODES[n & 63] ?? 0;
+  const n = bytes.length;
+  for (; i + 2 < n; i += 3) {
+    const v = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    out[o++] = BASE64_CODES[v >> 18] ?? 0;
+    out[o++] = BASE64_CODES[(v >> 12) & 63] ?? 0;
+    out[o++] = BASE64_CODES[(v >> 6) & 63] ?? 0;
+    out[o++] = BASE64_CODES[v & 63] ?? 0;
   }
-  const left = bytes.length - i;
+  const left = n - i;
   if (left > 0) {
-    const n = ((bytes[i] ?? 0) << 16) | (left === 2 ? (bytes[i + 1] ?? 0) << 8 : 0);
-    out[o++] = BASE64_CODES[n >> 18] ?? 0;
-    out[o++] = BASE64_CODES[(n >> 12) & 63] ?? 0;
-    out[o++] = left === 2 ? (BASE64_CODES[(n >> 6) & 63] ?? 0) : PAD;
+    const v = ((bytes[i] ?? 0) << 16) | (left === 2 ? (bytes[i + 1] ?? 0) << 8 : 0);
+    out[o++] = BASE64_CODES[v >> 18] ?? 0;
+    out[o++] = BASE64_CODES[(v >> 12) & 63] ?? 0;
+    out[o++] = left === 2 ? (BASE64_CODES[(v >> 6) & 63] ?? 0) : PAD;
     out[o++] = PAD;
   }
-  return asciiString(out);
+  return o;
 }
 
 /** Pure-ASCII bytes decode identically as UTF-8; TextDecoder is ~50x faster than String.fromCharCode spreads. */

@@ -16,7 +16,7 @@
  */
 import { assertNever, type RfidWrite } from '../layout/scene';
 import type { MonoBitmap } from '../render/bitmap';
-import { encodeGfaBands, type GfaCompression } from './gfa';
+import { encodeGfaBands, type Deflate, type GfaCompression } from './gfa';
 import { rfidCommands, type RfidOptions } from './rfid';
 
 /** 832 dots = 4.1 in at 203 dpi, the print width of most 4 in desktop printers. */
@@ -42,6 +42,8 @@ export interface ZplJobOptions {
   darkness?: Darkness;
   rfid?: readonly RfidWrite[];
   rfidOptions?: RfidOptions;
+  /** zlib compressor for Z64 (Node injects native zlib); default fflate level 9. */
+  deflate?: Deflate;
 }
 
 /**
@@ -51,7 +53,7 @@ export interface ZplJobOptions {
 export function buildZplJob(options: ZplJobOptions): string {
   const { bitmap, maxWidthDots = DEFAULT_MAX_WIDTH_DOTS, compression = 'z64' } = options;
   const label = fitToWidth(bitmap, maxWidthDots);
-  return assembleJob(options, label, encodeGfaBands(label, compression));
+  return assembleJob(options, label, encodeGfaBands(label, compression, undefined, gfaOptions(options)));
 }
 
 /** One label of a multi-copy print: its own bitmap and RFID writes. */
@@ -74,11 +76,15 @@ export function buildZplJobs(
     let entry = encoded.get(copy.bitmap);
     if (!entry) {
       const label = fitToWidth(copy.bitmap, maxWidthDots);
-      entry = { label, graphics: encodeGfaBands(label, compression) };
+      entry = { label, graphics: encodeGfaBands(label, compression, undefined, gfaOptions(shared)) };
       encoded.set(copy.bitmap, entry);
     }
     return assembleJob({ ...shared, ...copy }, entry.label, entry.graphics);
   });
+}
+
+function gfaOptions(options: { deflate?: Deflate }): { deflate?: Deflate } {
+  return options.deflate ? { deflate: options.deflate } : {};
 }
 
 function assembleJob(options: ZplJobOptions, label: MonoBitmap, graphics: readonly string[]): string {

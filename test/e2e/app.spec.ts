@@ -73,6 +73,38 @@ test('front desk: save the label as PDF', async ({ page }) => {
   expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
 });
 
+test('front desk: the system print dialog gets the label alone on a page of the label size', async ({
+  page,
+}) => {
+  // Runs in every frame, the print frame included: print() counts instead of opening a dialog.
+  await page.addInitScript(() => {
+    (window as unknown as { __printCalls: number }).__printCalls = 0;
+    window.print = () => {
+      (window as unknown as { __printCalls: number }).__printCalls++;
+    };
+  });
+  await page.reload();
+  await pickTemplate(page, 'shipping-4x6');
+  await fillShipping(page);
+  await page.getByRole('button', { name: /System print dialog/ }).click();
+  await expect
+    .poll(async () => {
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame()) continue;
+        const calls = await frame.evaluate(
+          () => (window as unknown as { __printCalls?: number }).__printCalls ?? 0,
+        );
+        if (calls) return calls;
+      }
+      return 0;
+    })
+    .toBe(1);
+  const frame = page.frames().find((f) => f !== page.mainFrame())!;
+  const style = await frame.evaluate(() => document.querySelector('style')?.textContent ?? '');
+  expect(style).toMatch(/@page\s*\{\s*size:\s*4in 6in/);
+  expect(await frame.evaluate(() => document.querySelectorAll('body > svg').length)).toBe(1);
+});
+
 test('warehouse: a CSV batch reports its bad row, prints the valid ones after the choice', async ({
   page,
   app,

@@ -122,13 +122,94 @@ describe('document store: output', () => {
     doc().setValue('ship_to_name', 'Ada');
     doc().setCopies(3);
     doc().setPrinter('p1');
-    const job = await doc().print();
-    expect(job?.id).toBe(JOB.id);
+    const sent = await doc().print();
+    expect(sent?.job?.id).toBe(JOB.id);
     expect(api.callsTo('print.submit')).toEqual([
       { ref: SUMMARY.ref, values: { ship_to_name: 'Ada', service: 'STANDARD' }, copies: 3, printer: 'p1' },
     ]);
     expect(stores.jobs.getState().live[JOB.id]?.job).toEqual(JOB);
     expect(ui().toasts).toEqual([expect.objectContaining({ kind: 'job', jobId: JOB.id })]);
+  });
+
+  it('an OS queue answer (no job) is shown as an info toast, with nothing to track', async () => {
+    const { api, stores, doc, ui } = setup();
+    api.on('print.submit', () => ({ job: null, message: 'Sent one PDF to the Office queue.' }));
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    expect(await doc().print()).toEqual({ job: null, message: 'Sent one PDF to the Office queue.' });
+    expect(stores.jobs.getState().live).toEqual({});
+    expect(ui().toasts).toEqual([
+      expect.objectContaining({ kind: 'info', message: 'Sent one PDF to the Office queue.' }),
+    ]);
+    expect(doc().busy).toBeNull();
+  });
+
+  it('sends once when print is asked twice before the preview settles (a double Enter)', async () => {
+    const { api, doc } = setup();
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    doc().setValue('ship_to_name', 'Ada');
+    const [first, second] = await Promise.all([doc().print(), doc().print()]);
+    expect(first?.job?.id).toBe(JOB.id);
+    expect(second).toBeNull();
+    expect(api.callsTo('print.submit')).toHaveLength(1);
+  });
+
+  it('refuses a print while the previous one is being sent, and says so', async () => {
+    const { api, doc, ui } = setup();
+    const answer = deferred<{ job: typeof JOB; message: string }>();
+    api.on('print.submit', () => answer.promise);
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    const first = doc().print();
+    await flush();
+    expect(doc().busy).toBe('print');
+    expect(await doc().print()).toBeNull();
+    expect(ui().toasts).toEqual([
+      expect.objectContaining({ kind: 'info', message: 'Still sending the previous label.' }),
+    ]);
+    answer.resolve({ job: JOB, message: 'Sent.' });
+    expect((await first)?.job?.id).toBe(JOB.id);
+    expect(api.callsTo('print.submit')).toHaveLength(1);
+    expect(doc().busy).toBeNull();
+  });
+
+  it('sends nothing before the template detail is loaded (no placeholders printed)', async () => {
+    const { api, doc } = setup();
+    const detail = deferred<typeof DETAIL>();
+    api.on('templates.get', () => detail.promise);
+    const loading = doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    expect(await doc().print()).toBeNull();
+    expect(await doc().exportAs('zpl')).toBeNull();
+    expect(api.callsTo('print.submit')).toEqual([]);
+    expect(api.callsTo('output.export')).toEqual([]);
+    detail.resolve(DETAIL);
+    await loading;
+    expect((await doc().print())?.job?.id).toBe(JOB.id);
+  });
+
+  it('clears busy when a print is blocked by problems, so the next one is not refused', async () => {
+    const { api, doc } = setup();
+    api.on('preview.scene', (r) => ({
+      scene: sceneSaying('x'),
+      problems: r.values.ship_to_name ? [] : [{ field: 'ship_to_name', message: 'Recipient is required.' }],
+    }));
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    expect(await doc().print()).toBeNull();
+    expect(doc().busy).toBeNull();
+    doc().setValue('ship_to_name', 'Ada');
+    expect((await doc().print())?.job?.id).toBe(JOB.id);
+  });
+
+  it('a keyboard print puts the cursor back on the first field with its text selected (scanner flow)', async () => {
+    const { doc, ui } = setup();
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    doc().setValue('ship_to_name', 'Ada');
+    await doc().print({ refocus: true });
+    expect(ui().focusRequest).toMatchObject({ field: 'ship_to_name', select: true });
   });
 
   it('does not print while main reports field problems: shows them and focuses the first', async () => {

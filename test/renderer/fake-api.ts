@@ -5,6 +5,7 @@
 import type {
   AppEvent,
   ChannelName,
+  JobView,
   LabelDeskApi,
   RequestOf,
   ResponseOf,
@@ -85,12 +86,13 @@ export function sceneSaying(text: string): WireScene {
   };
 }
 
-export const JOB = {
+export const JOB: JobView = {
   id: 7,
-  state: 'queued' as const,
+  state: 'queued',
   reason: null,
   template: 'shipping-4x6',
-  printer: 'p1',
+  printer: 'tcp://127.0.0.1:9100',
+  printerId: 'p1',
   printerName: 'Desk Zebra',
   labelCount: 2,
   counts: { pending: 2, sending: 0, sent: 0, confirmed: 0, failed: 0 },
@@ -106,7 +108,7 @@ export function createFakeApi(): FakeApi {
     'templates.list': () => ({ templates: [SUMMARY], broken: [] }),
     'templates.get': () => DETAIL,
     'preview.scene': (r) => ({ scene: sceneSaying(r.values.ship_to_name ?? 'NAME'), problems: [] }),
-    'print.submit': () => ({ job: JOB }),
+    'print.submit': () => ({ job: JOB, message: 'Sent 1 label to Desk Zebra.' }),
     'printers.list': () => [
       {
         id: 'p1',

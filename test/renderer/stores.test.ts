@@ -1,14 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IpcError } from '../../src/ipc/errors';
-import type { BatchPlanView, JobView, PrinterStatusView, TemplateSummary } from '../../src/ipc/contract';
+import type {
+  BatchPlanView,
+  JobView,
+  LabelView,
+  PrinterStatusView,
+  TemplateSummary,
+} from '../../src/ipc/contract';
 import { applyEvent, createStores } from '../../renderer/src/store';
 import { startBlocker } from '../../renderer/src/store/batch';
 import { visibleTemplates } from '../../renderer/src/store/catalog';
 import { describeConnection } from '../../renderer/src/store/connection';
-import { formatEta, jobProgress } from '../../renderer/src/store/jobs';
+import { LABELS_REFRESH_MS, filterAdmits, formatEta, jobProgress } from '../../renderer/src/store/jobs';
+import { planFields } from '../../renderer/src/screens/batch/batch-plan';
 import { stepZoom } from '../../renderer/src/store/ui';
 import { toUserError } from '../../renderer/src/api/user-error';
-import { JOB, SUMMARY, createFakeApi, flush } from './fake-api';
+import { JOB, SUMMARY, createFakeApi, deferred, flush } from './fake-api';
 
 const setup = () => {
   const api = createFakeApi();
@@ -84,6 +91,31 @@ describe('printers', () => {
     });
   });
 
+  it('removing a printer lets go of it everywhere: document, batch, and its cached status', async () => {
+    const { api, stores } = setup();
+    await stores.printers.getState().load();
+    stores.document.getState().setPrinter('p1');
+    stores.batch.getState().setPrinter('p1');
+    applyEvent(stores, { kind: 'printer-status', status: status('ready', '2026-01-01T10:00:00.000Z') });
+    api.on('printers.remove', () => ({ removed: true }));
+    api.on('printers.list', () => []);
+    expect(await stores.printers.getState().remove('p1')).toBe(true);
+    expect(api.callsTo('printers.remove')).toEqual([{ id: 'p1' }]);
+    expect(stores.document.getState().printer).toBeNull();
+    expect(stores.batch.getState().printer).toBeNull();
+    expect(stores.printers.getState().statuses.p1).toBeUndefined();
+  });
+
+  it('removing another printer keeps the chosen one', async () => {
+    const { api, stores } = setup();
+    stores.document.getState().setPrinter('p1');
+    stores.batch.getState().setPrinter('p1');
+    api.on('printers.remove', () => ({ removed: true }));
+    await stores.printers.getState().remove('p2');
+    expect(stores.document.getState().printer).toBe('p1');
+    expect(stores.batch.getState().printer).toBe('p1');
+  });
+
   it('polls the watched printers until stopped', async () => {
     const { api, stores } = setup();
     api.on('printers.status', () => status('ready', new Date().toISOString()));
@@ -133,6 +165,90 @@ describe('jobs', () => {
     expect(api.callsTo('jobs.reprint')[1]).toEqual({ id: 7 });
   });
 
+  it("refreshes the open job's labels as its events arrive, at most once per throttle window", async () => {
+    vi.useFakeTimers();
+    try {
+      const { api, stores } = setup();
+      const labels = (state: LabelView['state']): LabelView[] => [
+        { number: 1, state, possibleDuplicate: false, attempts: 1, updatedAt: JOB.updatedAt },
+      ];
+      let answer = labels('pending');
+      api.on('jobs.get', () => ({ job: JOB, labels: answer }));
+      await stores.jobs.getState().open(JOB.id);
+      expect(api.callsTo('jobs.get')).toHaveLength(1);
+
+      answer = labels('sent');
+      for (const second of [1, 2, 3]) {
+        const job = at(JOB, `2026-01-01T10:00:0${second}.000Z`, { state: 'printing' });
+        applyEvent(stores, { kind: 'job', job, etaSeconds: null, message: null });
+      }
+      await vi.advanceTimersByTimeAsync(0);
+      expect(api.callsTo('jobs.get')).toHaveLength(2);
+      expect(stores.jobs.getState().selected?.labels[0]?.state).toBe('sent');
+      expect(stores.jobs.getState().selected?.job.state).toBe('printing');
+
+      answer = labels('confirmed');
+      const done = at(JOB, '2026-01-01T10:00:04.000Z', { state: 'done' });
+      applyEvent(stores, { kind: 'job', job: done, etaSeconds: null, message: null });
+      applyEvent(stores, { kind: 'job', job: done, etaSeconds: null, message: null });
+      await vi.advanceTimersByTimeAsync(LABELS_REFRESH_MS - 10);
+      expect(api.callsTo('jobs.get')).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(api.callsTo('jobs.get')).toHaveLength(3);
+      expect(stores.jobs.getState().selected?.labels[0]?.state).toBe('confirmed');
+
+      // Another job's events do not ask for the open job's labels.
+      const other = at({ ...JOB, id: 9 }, '2026-01-01T10:00:05.000Z');
+      applyEvent(stores, { kind: 'job', job: other, etaSeconds: null, message: null });
+      await vi.advanceTimersByTimeAsync(LABELS_REFRESH_MS * 2);
+      expect(api.callsTo('jobs.get')).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a job event for a job the history does not list adds it, newest first, if the filter admits it', async () => {
+    const { api, stores } = setup();
+    api.on('jobs.list', () => [JOB]);
+    await stores.jobs.getState().loadList();
+    const newer = at({ ...JOB, id: 8 }, '2026-01-01T10:01:00.000Z');
+    applyEvent(stores, { kind: 'job', job: newer, etaSeconds: null, message: null });
+    expect(stores.jobs.getState().list.map((j) => j.id)).toEqual([8, 7]);
+
+    // The printer filter holds the printer's id: matched against the job's printerId, not its URI.
+    stores.jobs.setState({ filter: { state: '', printer: 'p2', text: '' } });
+    const elsewhere = at({ ...JOB, id: 9, printerId: 'p1' }, '2026-01-01T10:02:00.000Z');
+    applyEvent(stores, { kind: 'job', job: elsewhere, etaSeconds: null, message: null });
+    expect(stores.jobs.getState().list.map((j) => j.id)).toEqual([8, 7]);
+    const there = at({ ...JOB, id: 10, printerId: 'p2' }, '2026-01-01T10:03:00.000Z');
+    applyEvent(stores, { kind: 'job', job: there, etaSeconds: null, message: null });
+    expect(stores.jobs.getState().list.map((j) => j.id)).toEqual([10, 8, 7]);
+  });
+
+  it('filterAdmits checks state, printer id and text', () => {
+    const filter = { state: '' as const, printer: '', text: '' };
+    expect(filterAdmits(filter, JOB)).toBe(true);
+    expect(filterAdmits({ ...filter, state: 'failed' }, JOB)).toBe(false);
+    expect(filterAdmits({ ...filter, printer: 'p1' }, JOB)).toBe(true);
+    expect(filterAdmits({ ...filter, printer: 'tcp://127.0.0.1:9100' }, JOB)).toBe(false);
+    expect(filterAdmits({ ...filter, text: 'SHIPPING' }, JOB)).toBe(true);
+    expect(filterAdmits({ ...filter, text: 'badge' }, JOB)).toBe(false);
+  });
+
+  it('a double-clicked Reprint reprints once', async () => {
+    const { api, stores } = setup();
+    const answer = deferred<{ job: JobView }>();
+    api.on('jobs.reprint', () => answer.promise);
+    api.on('jobs.list', () => []);
+    const first = stores.jobs.getState().reprint(7);
+    expect(stores.jobs.getState().reprinting).toBe(true);
+    expect(await stores.jobs.getState().reprint(7)).toBeNull();
+    answer.resolve({ job: { ...JOB, id: 8, reprintOf: 7 } });
+    expect((await first)?.id).toBe(8);
+    expect(api.callsTo('jobs.reprint')).toHaveLength(1);
+    expect(stores.jobs.getState().reprinting).toBe(false);
+  });
+
   it('the history filter sends only what is set', async () => {
     const { api, stores } = setup();
     api.on('jobs.list', () => [JOB]);
@@ -167,6 +283,13 @@ describe('batch', () => {
     labels: 2,
     problems: [{ row: 3, field: 'ship_to_name', problem: 'Recipient is required.' }],
   };
+
+  it('offers each field as its label with its name', () => {
+    expect(planFields(plan).map((f) => f.text)).toEqual([
+      'Recipient (ship_to_name)',
+      'Tracking number (tracking)',
+    ]);
+  });
 
   it('re-plans with the mapping the user chose', async () => {
     const { api, stores } = setup();
@@ -219,6 +342,65 @@ describe('ui and connection', () => {
       'Offline: printing with the bundled engine',
     );
     expect(describeConnection({ ...base, backend: 'local', hosted: 'unconfigured' }).tone).toBe('neutral');
+  });
+
+  it('a refused key is a warning that leads to Settings', () => {
+    const described = describeConnection({
+      backend: 'hosted',
+      hosted: 'refused',
+      message: 'The hosted API refused the key (401).',
+      printsUsed: null,
+    });
+    expect(described).toEqual({
+      tone: 'warn',
+      label: 'Hosted API refused the key — open Settings',
+      action: 'settings',
+    });
+  });
+
+  it('"Test connection" with unsaved changes saves them first, then tests', async () => {
+    const { api, stores } = setup();
+    const order: string[] = [];
+    api.on('settings.update', () => {
+      order.push('save');
+      return {
+        apiBaseUrl: 'https://api.example.com',
+        apiKey: 'k2',
+        hasSecret: true,
+        mode: 'hosted',
+        defaultPrinter: null,
+        recentTemplates: [],
+      };
+    });
+    api.on('connection.test', () => {
+      order.push('test');
+      return {
+        ok: true,
+        message: 'Connected.',
+        status: { backend: 'hosted', hosted: 'online', message: null, printsUsed: null },
+      };
+    });
+    await stores.connection.getState().test({ apiKey: 'k2', apiSecret: 'new' });
+    expect(order).toEqual(['save', 'test']);
+    expect(api.callsTo('settings.update')).toEqual([{ apiKey: 'k2', apiSecret: 'new' }]);
+    expect(stores.connection.getState().testResult).toEqual({ ok: true, message: 'Connected.' });
+
+    // Nothing unsaved: only the test.
+    await stores.connection.getState().test();
+    expect(order).toEqual(['save', 'test', 'test']);
+  });
+
+  it('does not test when saving the typed changes fails', async () => {
+    const { api, stores } = setup();
+    api.on('settings.update', () => {
+      throw new IpcError('invalid', 'apiBaseUrl: expected an http(s) URL');
+    });
+    api.on('connection.test', () => {
+      throw new Error('should not be called');
+    });
+    await stores.connection.getState().test({ apiBaseUrl: 'ftp://x' });
+    expect(api.callsTo('connection.test')).toEqual([]);
+    expect(stores.connection.getState().error?.message).toBe('apiBaseUrl: expected an http(s) URL');
   });
 
   it('never keeps the secret it saves, and reads connection status after saving', async () => {

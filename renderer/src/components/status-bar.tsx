@@ -23,9 +23,21 @@ export function StatusBar({ screen }: { screen: keyof typeof SCREEN_TITLES }) {
     <header className="statusbar">
       <h1 className="statusbar-title">{SCREEN_TITLES[screen]}</h1>
       <div className="statusbar-items">
-        <span className="statusbar-item" title={status?.message ?? undefined} data-testid="connection">
-          <Pill tone={connection.tone}>{connection.label}</Pill>
-        </span>
+        {connection.action === 'settings' ? (
+          <button
+            type="button"
+            className="statusbar-item statusbar-action"
+            title={status?.message ?? undefined}
+            data-testid="connection"
+            onClick={() => ui.getState().go('settings', 'hosted')}
+          >
+            <Pill tone={connection.tone}>{connection.label}</Pill>
+          </button>
+        ) : (
+          <span className="statusbar-item" title={status?.message ?? undefined} data-testid="connection">
+            <Pill tone={connection.tone}>{connection.label}</Pill>
+          </span>
+        )}
         {used && (
           <span className="statusbar-item muted" data-testid="prints-used">
             {used.labels.toLocaleString()} {used.labels === 1 ? 'print' : 'prints'} used on the hosted API

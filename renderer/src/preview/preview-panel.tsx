@@ -162,8 +162,10 @@ export function PreviewPanel() {
       </p>
       {printerView && raster && (
         <p className="muted small preview-note">
-          {raster.widthDots} × {raster.heightDots} dots at {raster.dpi} dpi: exactly what the print head
-          burns.
+          {raster.widthDots} × {raster.heightDots} dots at {raster.dpi} dpi
+          {raster.dpiAssumed
+            ? " (assumed: this printer's resolution is not known yet)."
+            : ': exactly what the print head burns.'}
         </p>
       )}
       {scene && scene.warnings.length > 0 && (

@@ -11,6 +11,7 @@ import type {
   SettingsPatch,
   SettingsView,
 } from '../../../src/ipc/contract';
+import { assertNever } from '../../../src/layout/scene';
 import { toUserError, type UserError } from '../api/user-error';
 
 export interface ConnectionState {
@@ -25,32 +26,40 @@ export interface ConnectionState {
   load(): Promise<void>;
   applyStatus(status: ConnectionStatus): void;
   save(patch: SettingsPatch): Promise<boolean>;
-  test(): Promise<void>;
+  /** Tests the connection; with `unsaved` (the form's changes) saves them first, so what is typed is tested. */
+  test(unsaved?: SettingsPatch): Promise<void>;
 }
 
 /** The status bar's words for the connection. */
 export function describeConnection(status: ConnectionStatus | null): {
   tone: 'ok' | 'warn' | 'neutral';
   label: string;
+  /** Where the user fixes it, when the user has to. */
+  action: 'settings' | null;
 } {
-  if (!status) return { tone: 'neutral', label: 'Connecting…' };
+  if (!status) return { tone: 'neutral', label: 'Connecting…', action: null };
+  if (status.hosted === 'refused') {
+    return { tone: 'warn', label: 'Hosted API refused the key — open Settings', action: 'settings' };
+  }
   if (status.backend === 'local' && status.hosted !== 'offline') {
-    return { tone: 'neutral', label: 'Local: bundled engine' };
+    return { tone: 'neutral', label: 'Local: bundled engine', action: null };
   }
   switch (status.hosted) {
     case 'online':
-      return { tone: 'ok', label: 'Hosted API online' };
+      return { tone: 'ok', label: 'Hosted API online', action: null };
     case 'offline':
-      return { tone: 'warn', label: 'Offline: printing with the bundled engine' };
+      return { tone: 'warn', label: 'Offline: printing with the bundled engine', action: null };
     case 'unconfigured':
-      return { tone: 'neutral', label: 'Local: hosted API not set up' };
+      return { tone: 'neutral', label: 'Local: hosted API not set up', action: null };
     case 'unknown':
-      return { tone: 'neutral', label: 'Hosted API: not checked yet' };
+      return { tone: 'neutral', label: 'Hosted API: not checked yet', action: null };
+    default:
+      return assertNever(status.hosted, 'hosted connection state');
   }
 }
 
 export function createConnectionStore(api: LabelDeskApi) {
-  return createStore<ConnectionState>()((set) => ({
+  return createStore<ConnectionState>()((set, get) => ({
     info: null,
     status: null,
     settings: null,
@@ -86,7 +95,9 @@ export function createConnectionStore(api: LabelDeskApi) {
         set({ saving: false });
       }
     },
-    test: async () => {
+    test: async (unsaved) => {
+      if (get().testing || get().saving) return;
+      if (unsaved && !(await get().save(unsaved))) return;
       set({ testing: true, testResult: null, error: null });
       try {
         const result = await api.invoke('connection.test', {});

@@ -11,12 +11,14 @@ import type {
   LabelDeskApi,
   OutputFormat,
   RasterPreview,
+  ResponseOf,
   TemplateDetail,
   TemplateRef,
 } from '../../../src/ipc/contract';
 import type { FieldProblem, WireScene } from '../../../src/ipc/wire-scene';
 import type { Field } from '../../../src/template/schema';
 import { toUserError, type UserError } from '../api/user-error';
+import { editableFields } from '../lib/form-keys';
 import { sameRef } from './catalog';
 import type { UiStore } from './ui';
 
@@ -32,6 +34,13 @@ export interface DocumentPorts {
   /** A job was submitted: follow its progress. */
   trackJob(job: JobView): void;
 }
+
+export interface PrintOptions {
+  /** After a print, focus the first field and select its text (a print started from the keyboard). */
+  refocus?: boolean;
+}
+
+export type PrintSent = ResponseOf<'print.submit'>;
 
 export type Busy = 'print' | 'system-print' | OutputFormat;
 
@@ -58,7 +67,11 @@ export interface DocumentState {
   /** Asks for a preview of the current values (coalesced per microtask, latest answer wins). */
   refreshPreview(): Promise<void>;
   loadRaster(): Promise<void>;
-  print(): Promise<JobView | null>;
+  /**
+   * Prints to the chosen printer. Null when nothing was sent (refused, blocked by problems, or failed: the
+   * user has been told); else main's answer (`job` null: an OS queue took one PDF and its spooler tracks it).
+   */
+  print(options?: PrintOptions): Promise<PrintSent | null>;
   exportAs(format: OutputFormat): Promise<ExportedFile | null>;
   systemPrint(): Promise<void>;
 }
@@ -128,6 +141,15 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       ports.ui.getState().notify({ kind: 'error', error });
       if (error.action === 'field' && error.field) ports.ui.getState().focusField(error.field);
       return null;
+    };
+
+    /** The template's detail is loaded, so the values are the form's and not an empty placeholder set. */
+    const ready = (): boolean => get().detail !== null && !get().loading;
+
+    /** The scanner flow: the cursor back on the first field with its text selected, so a scan replaces it. */
+    const focusFirstField = (): void => {
+      const first = editableFields(get().detail?.template.fields ?? [])[0];
+      if (first) ports.ui.getState().focusField(first.name, { select: true });
     };
 
     /** Problems block output: show them all and put the cursor on the first. */
@@ -222,10 +244,17 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
         }
       },
 
-      print: async () => {
-        const request = label();
-        if (!request || get().busy) return null;
-        const { printer, copies } = get();
+      print: async (options = {}) => {
+        if (!get().ref) return null;
+        const { busy, printer } = get();
+        if (busy) {
+          const message =
+            busy === 'print' ? 'Still sending the previous label.' : 'Wait for the current output to finish.';
+          ports.ui.getState().notify({ kind: 'info', message });
+          return null;
+        }
+        // Before the template is loaded the values are empty: printing now would send placeholders.
+        if (!ready()) return null;
         if (!printer) {
           ports.ui.getState().notify({
             kind: 'error',
@@ -238,14 +267,24 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           });
           return null;
         }
-        if (await blockedByProblems()) return null;
+        // Busy from here on, so a second Enter or click while the preview settles is refused.
         set({ busy: 'print' });
         try {
-          const { job } = await api.invoke('print.submit', { ...request, copies, printer });
-          ports.trackJob(job);
-          const title = `${copies} ${copies === 1 ? 'label' : 'labels'} of ${request.ref.name}`;
-          ports.ui.getState().notify({ kind: 'job', jobId: job.id, title });
-          return job;
+          if (await blockedByProblems()) return null;
+          const request = label();
+          if (!request || !ready()) return null;
+          const { copies } = get();
+          const sent = await api.invoke('print.submit', { ...request, copies, printer });
+          if (sent.job) {
+            ports.trackJob(sent.job);
+            const title = `${copies} ${copies === 1 ? 'label' : 'labels'} of ${request.ref.name}`;
+            ports.ui.getState().notify({ kind: 'job', jobId: sent.job.id, title });
+          } else {
+            // An OS queue took one PDF: its spooler tracks it, there is no job here to follow.
+            ports.ui.getState().notify({ kind: 'info', message: sent.message });
+          }
+          if (options.refocus) focusFirstField();
+          return sent;
         } catch (e) {
           return fail(e);
         } finally {
@@ -254,11 +293,12 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       },
 
       exportAs: async (format) => {
-        const request = label();
-        if (!request || get().busy) return null;
-        if (await blockedByProblems()) return null;
+        if (!get().ref || get().busy || !ready()) return null;
         set({ busy: format });
         try {
+          if (await blockedByProblems()) return null;
+          const request = label();
+          if (!request || !ready()) return null;
           const { copies, printer } = get();
           const file = await api.invoke('output.export', {
             ...request,
@@ -276,12 +316,13 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       },
 
       systemPrint: async () => {
-        const request = label();
-        const { detail } = get();
-        if (!request || !detail || get().busy) return;
-        if (await blockedByProblems()) return;
+        if (!get().ref || get().busy || !ready()) return;
         set({ busy: 'system-print' });
         try {
+          if (await blockedByProblems()) return;
+          const request = label();
+          const { detail } = get();
+          if (!request || !detail) return;
           const file = await api.invoke('output.export', { ...request, copies: 1, format: 'svg' });
           ports.printSvg(decodeBase64Text(file.base64), pageSize(detail));
         } catch (e) {

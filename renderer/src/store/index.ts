@@ -24,10 +24,16 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
   const jobs = createJobsStore(api, notifyError);
   const trackJob = (job: JobView) => jobs.getState().track(job);
   const catalog = createCatalogStore(api);
-  const printers = createPrintersStore(api);
+  const printers = createPrintersStore(api, (id) => forgetPrinter(id));
   const connection = createConnectionStore(api);
   const document = createDocumentStore(api, { ui, trackJob, ...browser });
   const batch = createBatchStore(api, trackJob);
+  /** A removed printer can no longer be printed to: nothing keeps it chosen. */
+  const forgetPrinter = (id: string) => {
+    if (document.getState().printer === id) document.getState().setPrinter(null);
+    if (batch.getState().printer === id) batch.getState().setPrinter(null);
+    if (jobs.getState().filter.printer === id) jobs.getState().setFilter({ printer: '' });
+  };
   return { api, ui, jobs, catalog, printers, connection, document, batch };
 }
 

@@ -28,9 +28,14 @@ export interface JobsState {
   selected: { job: JobView; labels: LabelView[] } | null;
   /** Label numbers ticked for a reprint. */
   picked: number[];
+  /** A reprint request is in flight (a second click must not reprint twice). */
+  reprinting: boolean;
   error: UserError | null;
 
-  /** Records a job's newest state (`etaSeconds` omitted: keep the last estimate). */
+  /**
+   * Records a job's newest state (`etaSeconds` omitted: keep the last estimate): a job the history does not
+   * list yet and its filter admits is added; the open job's labels are asked again (throttled).
+   */
   track(job: JobView, etaSeconds?: number | null, message?: string | null): void;
   loadList(): Promise<void>;
   setFilter(patch: Partial<HistoryFilter>): void;
@@ -65,6 +70,27 @@ export function formatEta(seconds: number | null): string | null {
   return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
 }
 
+/** At most one `jobs.get` per this many ms for the open job while its events stream in. */
+export const LABELS_REFRESH_MS = 500;
+
+/** Whether the history's filter admits a job (for jobs learnt from events, not from `jobs.list`). */
+export function filterAdmits(filter: HistoryFilter, job: JobView): boolean {
+  if (filter.state && job.state !== filter.state) return false;
+  if (filter.printer && job.printerId !== filter.printer) return false;
+  const text = filter.text.trim().toLowerCase();
+  if (text && !`${job.id} ${job.template} ${job.printerName}`.toLowerCase().includes(text)) return false;
+  return true;
+}
+
+/** The newer of two views of one job. */
+const newer = (a: JobView, b: JobView): JobView => (b.updatedAt > a.updatedAt ? b : a);
+
+/** The list with `job` inserted before the first older job (the list is newest first). */
+function insertJob(list: JobView[], job: JobView): JobView[] {
+  const at = list.findIndex((j) => j.id < job.id);
+  return at < 0 ? [...list, job] : [...list.slice(0, at), job, ...list.slice(at)];
+}
+
 function toRequest(filter: HistoryFilter): JobFilter {
   return {
     ...(filter.state ? { state: filter.state } : {}),
@@ -74,80 +100,124 @@ function toRequest(filter: HistoryFilter): JobFilter {
   };
 }
 
-export function createJobsStore(api: LabelDeskApi, onError: (error: UserError) => void) {
+export function createJobsStore(
+  api: LabelDeskApi,
+  onError: (error: UserError) => void,
+  labelsRefreshMs = LABELS_REFRESH_MS,
+) {
   let listSeq = 0;
-  return createStore<JobsState>()((set, get) => ({
-    live: {},
-    list: [],
-    listLoaded: false,
-    filter: { state: '', printer: '', text: '' },
-    selected: null,
-    picked: [],
-    error: null,
+  let openSeq = 0;
+  let labelsTimer: ReturnType<typeof setTimeout> | undefined;
+  let labelsAskedAt = -Infinity;
+  return createStore<JobsState>()((set, get) => {
+    /** Asks the open job's labels again, at most once per `labelsRefreshMs`; events in between coalesce. */
+    const refreshLabelsSoon = () => {
+      if (labelsTimer !== undefined) return;
+      const wait = Math.max(0, labelsAskedAt + labelsRefreshMs - Date.now());
+      labelsTimer = setTimeout(() => {
+        labelsTimer = undefined;
+        const id = get().selected?.job.id;
+        if (id === undefined) return;
+        labelsAskedAt = Date.now();
+        const mine = openSeq;
+        void api.invoke('jobs.get', { id }).then(
+          ({ job, labels }) => {
+            const selected = get().selected;
+            if (mine !== openSeq || selected?.job.id !== id) return;
+            set({ selected: { job: newer(selected.job, job), labels } });
+          },
+          () => undefined, // the next event asks again; a failed refresh keeps what is shown
+        );
+      }, wait);
+    };
 
-    track: (job, etaSeconds, message) => {
-      const previous = get().live[job.id];
-      if (previous && previous.job.updatedAt > job.updatedAt) return;
-      const live: LiveJob = {
-        job,
-        etaSeconds: etaSeconds === undefined ? (previous?.etaSeconds ?? null) : etaSeconds,
-        message: message === undefined ? (previous?.message ?? null) : message,
-      };
-      const patch: Partial<JobsState> = { live: { ...get().live, [job.id]: live } };
-      const { list, selected } = get();
-      if (list.some((j) => j.id === job.id)) patch.list = list.map((j) => (j.id === job.id ? job : j));
-      if (selected?.job.id === job.id) patch.selected = { ...selected, job };
-      set(patch);
-    },
-    loadList: async () => {
-      const mine = ++listSeq;
-      try {
-        const list = await api.invoke('jobs.list', toRequest(get().filter));
-        if (mine === listSeq) set({ list, listLoaded: true, error: null });
-      } catch (e) {
-        if (mine === listSeq) set({ listLoaded: true, error: toUserError(e) });
-      }
-    },
-    setFilter: (patch) => {
-      set({ filter: { ...get().filter, ...patch } });
-      void get().loadList();
-    },
-    open: async (id) => {
-      try {
-        const selected = await api.invoke('jobs.get', { id });
-        set({ selected, picked: [], error: null });
-      } catch (e) {
-        set({ error: toUserError(e) });
-      }
-    },
-    close: () => set({ selected: null, picked: [] }),
-    togglePick: (label) => {
-      const picked = get().picked;
-      set({ picked: picked.includes(label) ? picked.filter((n) => n !== label) : [...picked, label] });
-    },
-    setPicked: (picked) => set({ picked }),
-    reprint: async (id, labels) => {
-      try {
-        const { job } = await api.invoke('jobs.reprint', labels?.length ? { id, labels } : { id });
-        get().track(job);
-        set({ picked: [] });
-        await get().loadList();
-        return job;
-      } catch (e) {
-        onError(toUserError(e));
-        return null;
-      }
-    },
-    control: async (action, id) => {
-      try {
-        const channel =
-          action === 'pause' ? 'jobs.pause' : action === 'resume' ? 'jobs.resume' : 'jobs.cancel';
-        get().track(await api.invoke(channel, { id }));
-      } catch (e) {
-        onError(toUserError(e));
-      }
-    },
-  }));
+    return {
+      live: {},
+      list: [],
+      listLoaded: false,
+      filter: { state: '', printer: '', text: '' },
+      selected: null,
+      picked: [],
+      reprinting: false,
+      error: null,
+
+      track: (job, etaSeconds, message) => {
+        const previous = get().live[job.id];
+        if (previous && previous.job.updatedAt > job.updatedAt) return;
+        const live: LiveJob = {
+          job,
+          etaSeconds: etaSeconds === undefined ? (previous?.etaSeconds ?? null) : etaSeconds,
+          message: message === undefined ? (previous?.message ?? null) : message,
+        };
+        const patch: Partial<JobsState> = { live: { ...get().live, [job.id]: live } };
+        const { list, listLoaded, filter, selected } = get();
+        if (list.some((j) => j.id === job.id)) {
+          patch.list = list.map((j) => (j.id === job.id ? newer(j, job) : j));
+        } else if (listLoaded && filterAdmits(filter, job)) {
+          patch.list = insertJob(list, job);
+        }
+        if (selected?.job.id === job.id) patch.selected = { ...selected, job: newer(selected.job, job) };
+        set(patch);
+        if (selected?.job.id === job.id) refreshLabelsSoon();
+      },
+      loadList: async () => {
+        const mine = ++listSeq;
+        try {
+          const list = await api.invoke('jobs.list', toRequest(get().filter));
+          if (mine === listSeq) set({ list, listLoaded: true, error: null });
+        } catch (e) {
+          if (mine === listSeq) set({ listLoaded: true, error: toUserError(e) });
+        }
+      },
+      setFilter: (patch) => {
+        set({ filter: { ...get().filter, ...patch } });
+        void get().loadList();
+      },
+      open: async (id) => {
+        const mine = ++openSeq;
+        try {
+          const selected = await api.invoke('jobs.get', { id });
+          if (mine === openSeq) set({ selected, picked: [], error: null });
+        } catch (e) {
+          if (mine === openSeq) set({ error: toUserError(e) });
+        }
+      },
+      close: () => {
+        openSeq++;
+        set({ selected: null, picked: [] });
+      },
+      togglePick: (label) => {
+        const picked = get().picked;
+        set({ picked: picked.includes(label) ? picked.filter((n) => n !== label) : [...picked, label] });
+      },
+      setPicked: (picked) => set({ picked }),
+      reprint: async (id, labels) => {
+        if (get().reprinting) return null;
+        set({ reprinting: true });
+        try {
+          const { job } = await api.invoke('jobs.reprint', labels?.length ? { id, labels } : { id });
+          get().track(job);
+          set({ picked: [] });
+          await get().loadList();
+          return job;
+        } catch (e) {
+          onError(toUserError(e));
+          return null;
+        } finally {
+          set({ reprinting: false });
+        }
+      },
+      control: async (action, id) => {
+        try {
+          const channel =
+            action === 'pause' ? 'jobs.pause' : action === 'resume' ? 'jobs.resume' : 'jobs.cancel';
+          get().track(await api.invoke(channel, { id }));
+        } catch (e) {
+          onError(toUserError(e));
+        }
+      },
+    };
+  });
 }
 
 export type JobsStore = ReturnType<typeof createJobsStore>;

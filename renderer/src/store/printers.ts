@@ -29,13 +29,18 @@ export interface PrintersState {
   refreshStatus(printer: string): Promise<void>;
   applyStatus(status: PrinterStatusView): void;
   save(input: PrinterInput): Promise<PrinterView | null>;
+  /** Removes a printer; once it is gone from the list its status is dropped and `onRemoved` is told. */
   remove(id: string): Promise<boolean>;
   discover(): Promise<void>;
   /** Polls these printers' status until the returned stop is called. */
   watch(ids: () => string[], intervalMs?: number): () => void;
 }
 
-export function createPrintersStore(api: LabelDeskApi) {
+/**
+ * @param onRemoved called with a printer's id once it is no longer configured, so the stores that hold it
+ *   as their chosen printer let go of it.
+ */
+export function createPrintersStore(api: LabelDeskApi, onRemoved: (id: string) => void = () => undefined) {
   return createStore<PrintersState>()((set, get) => ({
     printers: [],
     loaded: false,
@@ -86,6 +91,11 @@ export function createPrintersStore(api: LabelDeskApi) {
       try {
         const { removed } = await api.invoke('printers.remove', { id });
         await get().load();
+        if (!get().printers.some((p) => p.id === id)) {
+          const { [id]: _gone, ...statuses } = get().statuses;
+          set({ statuses });
+          onRemoved(id);
+        }
         return removed;
       } catch (e) {
         set({ error: toUserError(e) });

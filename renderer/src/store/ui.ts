@@ -38,8 +38,11 @@ export interface UiState {
   /** Fields whose problems are shown (touched by the user, or all after a print attempt). */
   touched: Record<string, true>;
   revealAllProblems: boolean;
-  /** A field the form should focus; `seq` makes a repeated request for the same field count. */
-  focusRequest: { field: string; seq: number } | null;
+  /**
+   * A field the form should focus; `seq` makes a repeated request for the same field count; `select` also
+   * selects its text (so the next scan replaces it).
+   */
+  focusRequest: { field: string; seq: number; select: boolean } | null;
   toasts: Toast[];
 
   go(screen: Screen, section?: SettingsSection): void;
@@ -51,7 +54,7 @@ export interface UiState {
   touch(field: string): void;
   revealProblems(): void;
   resetForm(): void;
-  focusField(field: string): void;
+  focusField(field: string, options?: { select?: boolean }): void;
   notify(toast: ToastInput): number;
   dismiss(id: number): void;
   /** Follows an error's action: Settings, the printers list, or the field at fault. */
@@ -93,7 +96,8 @@ export function createUiStore() {
     },
     revealProblems: () => set({ revealAllProblems: true }),
     resetForm: () => set({ touched: {}, revealAllProblems: false, selectedElement: null }),
-    focusField: (field) => set({ focusRequest: { field, seq: ++focusSeq } }),
+    focusField: (field, options) =>
+      set({ focusRequest: { field, seq: ++focusSeq, select: options?.select ?? false } }),
     notify: (toast) => {
       const id = nextToast++;
       // Errors replace an identical one rather than stacking up while a printer stays offline.

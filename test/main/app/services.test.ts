@@ -2,6 +2,7 @@
  * The app's main-side services through their handlers (what both shells call), against real parts: a temp data
  * folder, the Zebra emulator on loopback TCP, the bundled templates, the job queue in SQLite.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,9 +88,14 @@ describe('printers', () => {
     expect((await call('printers.status', { printer: '1' })).state).toBe('ready');
   });
 
-  it('draws the printer view at the dpi the printer reports', async () => {
+  it('draws the printer view at the dpi the printer reports, once it has been asked', async () => {
+    // Before: no profile, and the preview never asks the printer itself (it runs on every keystroke).
+    const guess = await call('preview.raster', { ref, values, printer: '2' });
+    expect(guess).toMatchObject({ dpi: 203, dpiAssumed: true });
+    // The status poll asks a ready printer its resolution once and keeps it in the printer's profile.
+    expect((await call('printers.status', { printer: '2' })).state).toBe('ready');
     const view = await call('preview.raster', { ref, values, printer: '2' });
-    expect(view.dpi).toBe(300);
+    expect(view).toMatchObject({ dpi: 300, dpiAssumed: false });
     expect(view.widthDots).toBe(1200); // 4 in at 300 dpi
     expect(view.dataUrl).toMatch(/^data:image\/png;base64,/);
     const png = Buffer.from(view.dataUrl.split(',')[1]!, 'base64');
@@ -130,8 +136,10 @@ describe('templates', () => {
 describe('printing', () => {
   it('prints 2 copies as a job: each arrives once and decodes to the typed tracking number', async () => {
     const before = zebra.jobs.length;
-    const { job } = await call('print.submit', { ref, values, copies: 2, printer: '1' });
-    expect(job.labelCount).toBe(2);
+    const sent = await call('print.submit', { ref, values, copies: 2, printer: '1' });
+    const job = sent.job!;
+    expect(sent.message).toBe('Printing 2 labels on Dock Zebra.');
+    expect(job).toMatchObject({ labelCount: 2, printerId: '1', printerName: 'Dock Zebra' });
     await expect.poll(() => zebra.jobs.length - before, { timeout: 20_000 }).toBe(2);
     for (const [i, received] of zebra.jobs.slice(before).entries()) {
       expect(scanZplJob(received.zpl, dir, `svc-${i}`)).toContain(values.tracking);
@@ -144,6 +152,50 @@ describe('printing', () => {
     expect(events.some((e) => e.kind === 'job' && e.job.id === job.id)).toBe(true);
     // Printing moved the template to the front of the recent list.
     expect((await call('settings.get', {})).recentTemplates[0]).toEqual(ref);
+  });
+
+  it('refuses a label whose required field is empty, naming the field, and sends nothing', async () => {
+    const before = zebra.jobs.length;
+    await expect(
+      call('print.submit', { ref, values: { ...values, tracking: '' }, copies: 1, printer: '1' }),
+    ).rejects.toMatchObject({ code: 'invalid', field: 'tracking', action: 'field' });
+    await expect(
+      call('output.export', { ref, values: { ...values, tracking: '' }, copies: 1, format: 'pdf' }),
+    ).rejects.toMatchObject({ field: 'tracking' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(zebra.jobs.length).toBe(before);
+  });
+
+  it('sends an office queue one PDF, not ZPL', async () => {
+    const out = join(dir, 'office.pdf');
+    const office = await call('printers.save', { name: 'Office', uri: `file://${out}` });
+    expect(office.language).toBe('pdf');
+    const sent = await call('print.submit', { ref, values, copies: 3, printer: office.id });
+    expect(sent).toEqual({ job: null, message: 'Sent 3 labels as one PDF to Office.' });
+    const text = execFileSync('pdftotext', [out, '-'], { encoding: 'utf8' });
+    expect(text.match(/Grace Hopper/g)).toHaveLength(3);
+    await expect(
+      call('batch.start', { ref, csv: 'tracking\n1Z1\n', printer: office.id, skipInvalid: true }),
+    ).rejects.toMatchObject({ code: 'printer' });
+  });
+
+  it('never gives a new printer the id of a removed one, and forgets it as the default', async () => {
+    const temp = await call('printers.save', { name: 'Temp', uri: 'tcp://127.0.0.1:9' });
+    await call('settings.update', { defaultPrinter: temp.id });
+    expect((await call('printers.remove', { id: temp.id })).removed).toBe(true);
+    expect((await call('settings.get', {})).defaultPrinter).toBeNull();
+    const next = await call('printers.save', { name: 'Next', uri: 'tcp://127.0.0.1:10' });
+    expect(next.id).not.toBe(temp.id);
+    await call('printers.remove', { id: next.id });
+  });
+
+  it('keeps the API secret off the network: https, or http to this computer only', async () => {
+    await expect(call('settings.update', { apiBaseUrl: 'http://labels.example.com' })).rejects.toMatchObject({
+      code: 'bad-request',
+      field: 'apiBaseUrl',
+    });
+    await call('settings.update', { apiBaseUrl: 'http://127.0.0.1:8787' });
+    await call('settings.update', { apiBaseUrl: 'https://labels.example.com' });
   });
 
   it('saves a PDF and a ZPL file for the chosen printer', async () => {

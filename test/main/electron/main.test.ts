@@ -3,7 +3,7 @@
  * window's hardening, the handlers that deny new windows and navigation, permissions refused, and the one IPC
  * handler — which answers only our own page and parses every payload with the contract.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -17,6 +17,7 @@ const fake = vi.hoisted(() => {
     handlers: new Map<string, Listener>(),
     appEvents: new Map<string, Listener>(),
     permissionHandler: undefined as undefined | Listener,
+    headersHandler: undefined as undefined | Listener,
     sandboxEnabled: false,
     ready: undefined as undefined | (() => void),
   };
@@ -71,7 +72,7 @@ const fake = vi.hoisted(() => {
     session: {
       defaultSession: {
         setPermissionRequestHandler: (f: Listener) => (state.permissionHandler = f),
-        webRequest: { onHeadersReceived: () => undefined },
+        webRequest: { onHeadersReceived: (f: Listener) => (state.headersHandler = f) },
       },
     },
     shell: { openExternal: async () => undefined },
@@ -86,7 +87,8 @@ const argv = process.argv;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'ld-electron-'));
-  process.argv = ['electron', '.', '--data-dir', dataDir];
+  // Chromium and launchers add switches of their own; the app reads only its options.
+  process.argv = ['electron', '.', '--no-sandbox', '--data-dir', dataDir, '--enable-features=X'];
   await import('../../../main/electron/main');
   fake.state.ready!();
   await vi.waitFor(() => expect(fake.state.handlers.size).toBe(1));
@@ -131,6 +133,15 @@ describe('Electron shell', () => {
     expect(decide).toHaveBeenCalledWith(false);
   });
 
+  it('sends the same Content Security Policy as the page declares', () => {
+    const html = readFileSync(join(packageRoot(), 'renderer', 'index.html'), 'utf8');
+    const declared = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
+    expect(declared).toContain("script-src 'self'");
+    let headers: any;
+    fake.state.headersHandler!({ responseHeaders: {} }, (r: any) => (headers = r.responseHeaders));
+    expect(headers['Content-Security-Policy']).toEqual([declared]);
+  });
+
   it('answers our page, parsed by the contract', async () => {
     const info = await invoke(ourPage(), 'app.info', {});
     expect(info).toMatchObject({ ok: true, result: { shell: 'electron' } });
@@ -154,7 +165,6 @@ describe('Electron shell', () => {
     const saved = await invoke(ourPage(), 'settings.update', { apiSecret: 'sk-electron-secret-77' });
     expect(saved.result.hasSecret).toBe(true);
     expect(JSON.stringify(saved)).not.toContain('sk-electron-secret-77');
-    const { readFileSync } = await import('node:fs');
     const stored = readFileSync(join(dataDir, 'api-secret.bin'));
     expect(stored.toString()).not.toContain('sk-electron-secret-77');
   });

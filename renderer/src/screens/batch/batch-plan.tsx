@@ -2,9 +2,12 @@
 import type { BatchPlanView } from '../../../../src/ipc/contract';
 import { useStores } from '../../store/stores-context';
 
-/** Every template field a column can feed, in the template's order. */
-export function planFields(plan: BatchPlanView): string[] {
-  return plan.fields.map((f) => f.name);
+/** Every template field a column can feed, in the template's order, as people read it: "Recipient (ship_to_name)". */
+export function planFields(plan: BatchPlanView): { name: string; text: string }[] {
+  return plan.fields.map((f) => ({
+    name: f.name,
+    text: f.label && f.label !== f.name ? `${f.label} (${f.name})` : f.name,
+  }));
 }
 
 const REPORT_LIMIT = 500;
@@ -46,8 +49,8 @@ export function BatchPlanCard({ plan, copiesColumn }: { plan: BatchPlanView; cop
                       {column === copiesColumn ? 'Copies per row' : 'Not used'}
                     </option>
                     {fields.map((f) => (
-                      <option key={f} value={f}>
-                        {f}
+                      <option key={f.name} value={f.name}>
+                        {f.text}
                       </option>
                     ))}
                   </select>

@@ -141,6 +141,7 @@ function JobDetail() {
   const { jobs } = useStores();
   const selected = useJobs((s) => s.selected)!;
   const picked = useJobs((s) => s.picked);
+  const reprinting = useJobs((s) => s.reprinting);
   const { job, labels } = selected;
   const allPicked = labels.length > 0 && picked.length === labels.length;
   return (
@@ -164,6 +165,7 @@ function JobDetail() {
         <button
           type="button"
           className="btn btn-primary"
+          disabled={reprinting}
           onClick={() => void jobs.getState().reprint(job.id)}
         >
           Reprint job
@@ -171,7 +173,7 @@ function JobDetail() {
         <button
           type="button"
           className="btn btn-secondary"
-          disabled={picked.length === 0}
+          disabled={picked.length === 0 || reprinting}
           onClick={() => void jobs.getState().reprint(job.id, picked)}
         >
           Reprint selected labels{picked.length ? ` (${picked.length})` : ''}

@@ -24,6 +24,12 @@ export function FieldForm() {
     const input = window.document.getElementById(fieldInputId(focusRequest.field));
     if (input) {
       input.focus();
+      if (
+        focusRequest.select &&
+        (input instanceof HTMLInputElement || input instanceof HTMLTextAreaElement)
+      ) {
+        input.select();
+      }
       input.scrollIntoView?.({ block: 'nearest' });
     }
   }, [focusRequest, detail]);
@@ -46,6 +52,11 @@ export function FieldForm() {
   const onKeyDown = (e: KeyboardEvent<HTMLElement>, field: Field) => {
     if (e.key !== 'Enter') return;
     const action = enterAction(fields, field.name, e.nativeEvent);
+    // A held Enter repeats: it must not print the label again (or race through the fields).
+    if (e.repeat && action.kind !== 'none') {
+      e.preventDefault();
+      return;
+    }
     switch (action.kind) {
       case 'focus':
         e.preventDefault();
@@ -55,7 +66,7 @@ export function FieldForm() {
       case 'print':
         e.preventDefault();
         ui.getState().touch(field.name);
-        void document.getState().print();
+        void document.getState().print({ refocus: true });
         return;
       case 'none':
         return;

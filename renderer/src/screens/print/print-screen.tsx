@@ -18,7 +18,9 @@ export function PrintScreen() {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'p') {
         e.preventDefault();
-        void document.getState().print();
+        // A held Ctrl+P repeats: one label, not one per repeat.
+        if (e.repeat) return;
+        void document.getState().print({ refocus: true });
       }
     };
     window.addEventListener('keydown', onKey);

@@ -29,15 +29,31 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
     setMode(settings.mode);
   }, [settings]);
 
+  const patch = (): SettingsPatch => ({
+    apiBaseUrl: baseUrl.trim() || null,
+    apiKey: apiKey.trim() || null,
+    mode,
+    ...(secret ? { apiSecret: secret } : {}),
+  });
+
+  /** The form differs from what is saved (a typed secret always counts: it is never shown back). */
+  const unsaved =
+    !settings ||
+    (baseUrl.trim() || null) !== settings.apiBaseUrl ||
+    (apiKey.trim() || null) !== settings.apiKey ||
+    mode !== settings.mode ||
+    secret !== '';
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const patch: SettingsPatch = {
-      apiBaseUrl: baseUrl.trim() || null,
-      apiKey: apiKey.trim() || null,
-      mode,
-      ...(secret ? { apiSecret: secret } : {}),
-    };
-    if (await connection.getState().save(patch)) setSecret('');
+    if (await connection.getState().save(patch())) setSecret('');
+  };
+
+  // "Test connection" tests what is typed: unsaved changes are saved first, as Save would.
+  const test = async () => {
+    const sent = unsaved ? patch() : undefined;
+    await connection.getState().test(sent);
+    if (sent?.apiSecret && !connection.getState().error) setSecret('');
   };
 
   const described = describeConnection(status);
@@ -50,7 +66,10 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
     >
       <div className="card-head">
         <h2 id="hosted-title">Hosted API</h2>
-        <Pill tone={described.tone}>{described.label}</Pill>
+        <Pill tone={described.tone}>
+          {/* Already in Settings: no "open Settings" here. */}
+          {status?.hosted === 'refused' ? 'Hosted API refused the key' : described.label}
+        </Pill>
       </div>
       {status?.message && <p className="muted">{status.message}</p>}
       <form onSubmit={(e) => void submit(e)}>
@@ -123,8 +142,8 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
           <button
             type="button"
             className="btn btn-secondary"
-            disabled={testing}
-            onClick={() => void connection.getState().test()}
+            disabled={testing || saving}
+            onClick={() => void test()}
           >
             {testing ? 'Testing…' : 'Test connection'}
           </button>
