@@ -3,6 +3,8 @@
  * folder, the Zebra emulator on loopback TCP, the bundled templates, the job queue in SQLite.
  */
 import { execFileSync } from 'node:child_process';
+import { createKey } from '../../../src/engine/server/key-store';
+import { startServer } from '../../../src/engine/server/server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,5 +208,35 @@ describe('printing', () => {
     const text = Buffer.from(zpl.base64, 'base64').toString();
     expect(text).toMatch(/^\^XA/);
     expect(text).toContain('^PW1200'); // the 300-dpi printer's width
+  });
+});
+
+describe('hosted API', () => {
+  it('captures a hosted template by name into the captured folder, then previews it locally', async () => {
+    const hostedDir = mkdtempSync(join(tmpdir(), 'ld-services-hosted-'));
+    const { key, secret } = await createKey(join(hostedDir, 'keys.json'));
+    const server = await startServer({ dataDir: hostedDir, port: 0 });
+    try {
+      await call('settings.update', {
+        apiBaseUrl: server.url,
+        apiKey: key,
+        apiSecret: secret,
+        mode: 'hosted',
+      });
+      expect((await call('connection.test', {})).ok).toBe(true);
+      const { summary } = await call('templates.capture', {
+        name: 'product-2x1',
+        fields: [{ name: 'product_name' }, { name: 'sku' }],
+      });
+      expect(summary.ref).toEqual({ source: 'captured', name: 'product-2x1' });
+      const preview = await call('preview.scene', { ref: summary.ref, values: { product_name: 'Widget' } });
+      expect(JSON.stringify(preview.scene)).toContain('Widget');
+      // One fetch-markups call for the capture, counted; the preview cost nothing.
+      expect((await call('connection.status', {})).printsUsed).toEqual({ labels: 1, requests: 1 });
+    } finally {
+      await call('settings.update', { mode: 'local' });
+      await server.close();
+      rmSync(hostedDir, { recursive: true, force: true });
+    }
   });
 });
