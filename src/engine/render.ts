@@ -135,6 +135,7 @@ export async function renderPdfLabels(
     ...(opts.title ? { title: opts.title } : {}),
     ...(opts.creationDate ? { creationDate: opts.creationDate } : {}),
     ...(ports.rasterizeSvg ? { rasterizeSvg: ports.rasterizeSvg } : {}),
+    ...(ports.deflate ? { deflate: ports.deflate } : {}),
   };
   if (opts.merge) return [await renderPdf(scenes, ports.fonts, pdfOpts)];
   const cache = new Map<Scene, Uint8Array>();

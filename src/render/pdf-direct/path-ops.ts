@@ -1,0 +1,295 @@
+/**
+ * Geometry → PDF path construction operators (m l c h re), in the scene's own units. SVG path data (M L H V
+ * C S Q T A Z, absolute and relative) is converted exactly: quadratics become cubics, arcs become cubic
+ * pieces of at most 90°, as pdfkit's SVG path parser does. Rounded rectangles and ellipses use pdfkit's own
+ * Bézier constructions so both backends draw the same outlines.
+ */
+import { num } from './pdf-file';
+
+/** 4 (√2 − 1) / 3: the cubic control distance that approximates a quarter circle (pdfkit's KAPPA). */
+const KAPPA = (4 * (Math.SQRT2 - 1)) / 3;
+
+const TOKEN = /([MmZzLlHhVvCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([\s,]+)|(.)/g;
+
+/** Thrown for path data that is not SVG path syntax. */
+export class PathSyntaxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PathSyntaxError';
+  }
+}
+
+/** Collects path operators as one string. */
+class PathOps {
+  out = '';
+  m(x: number, y: number): void {
+    this.out += `${num(x)} ${num(y)} m\n`;
+  }
+  l(x: number, y: number): void {
+    this.out += `${num(x)} ${num(y)} l\n`;
+  }
+  c(x1: number, y1: number, x2: number, y2: number, x: number, y: number): void {
+    this.out += `${num(x1)} ${num(y1)} ${num(x2)} ${num(y2)} ${num(x)} ${num(y)} c\n`;
+  }
+  h(): void {
+    this.out += 'h\n';
+  }
+}
+
+export function rectOps(x: number, y: number, w: number, h: number): string {
+  return `${num(x)} ${num(y)} ${num(w)} ${num(h)} re\n`;
+}
+
+/** pdfkit's `roundedRect`: the radius is capped at half the shorter side. */
+export function roundedRectOps(x: number, y: number, w: number, h: number, radius: number): string {
+  const r = Math.min(radius, 0.5 * w, 0.5 * h);
+  const c = r * (1 - KAPPA);
+  const p = new PathOps();
+  p.m(x + r, y);
+  p.l(x + w - r, y);
+  p.c(x + w - c, y, x + w, y + c, x + w, y + r);
+  p.l(x + w, y + h - r);
+  p.c(x + w, y + h - c, x + w - c, y + h, x + w - r, y + h);
+  p.l(x + r, y + h);
+  p.c(x + c, y + h, x, y + h - c, x, y + h - r);
+  p.l(x, y + r);
+  p.c(x, y + c, x + c, y, x + r, y);
+  p.h();
+  return p.out;
+}
+
+/** pdfkit's `ellipse`: four cubics from the leftmost point, clockwise on screen. */
+export function ellipseOps(cx: number, cy: number, rx: number, ry: number): string {
+  const x = cx - rx;
+  const y = cy - ry;
+  const ox = rx * KAPPA;
+  const oy = ry * KAPPA;
+  const xe = x + rx * 2;
+  const ye = y + ry * 2;
+  const p = new PathOps();
+  p.m(x, cy);
+  p.c(x, cy - oy, cx - ox, y, cx, y);
+  p.c(cx + ox, y, xe, cy - oy, xe, cy);
+  p.c(xe, cy + oy, cx + ox, ye, cx, ye);
+  p.c(cx - ox, ye, x, cy + oy, x, cy);
+  p.h();
+  return p.out;
+}
+
+/** SVG path data → PDF operators. Throws PathSyntaxError for malformed data. */
+export function svgPathOps(d: string): string {
+  const tokens: (string | number)[] = [];
+  TOKEN.lastIndex = 0;
+  for (let m = TOKEN.exec(d); m; m = TOKEN.exec(d)) {
+    if (m[1]) tokens.push(m[1]);
+    else if (m[2]) tokens.push(Number(m[2]));
+    else if (m[4]) throw new PathSyntaxError(`unexpected "${m[4]}" in path data`);
+  }
+  const p = new PathOps();
+  let x = 0;
+  let y = 0;
+  let sx = 0;
+  let sy = 0;
+  let cx = 0; // last control point, for S and T reflection
+  let cy = 0;
+  let prev = '';
+  let cmd = '';
+  let open = false;
+  let i = 0;
+  const n = (): number => {
+    const t = tokens[i++];
+    if (typeof t !== 'number') throw new PathSyntaxError(`path data: expected a number after "${cmd}"`);
+    return t;
+  };
+  const start = (): void => {
+    if (!open) {
+      p.m(x, y);
+      open = true;
+    }
+  };
+  while (i < tokens.length) {
+    const t = tokens[i];
+    if (typeof t === 'string') {
+      cmd = t;
+      i++;
+    } else if (cmd === '' || cmd === 'Z' || cmd === 'z') {
+      throw new PathSyntaxError('path data: numbers without a command');
+    } else if (cmd === 'M') cmd = 'L';
+    else if (cmd === 'm') cmd = 'l';
+    const rel = cmd === cmd.toLowerCase();
+    const ox = rel ? x : 0;
+    const oy = rel ? y : 0;
+    const up = cmd.toUpperCase();
+    switch (up) {
+      case 'M':
+        x = ox + n();
+        y = oy + n();
+        sx = x;
+        sy = y;
+        p.m(x, y);
+        open = true;
+        break;
+      case 'L':
+        start();
+        x = ox + n();
+        y = oy + n();
+        p.l(x, y);
+        break;
+      case 'H':
+        start();
+        x = ox + n();
+        p.l(x, y);
+        break;
+      case 'V':
+        start();
+        y = oy + n();
+        p.l(x, y);
+        break;
+      case 'C':
+      case 'S': {
+        start();
+        let x1 = x;
+        let y1 = y;
+        if (up === 'C') {
+          x1 = ox + n();
+          y1 = oy + n();
+        } else if (prev === 'C' || prev === 'S') {
+          x1 = 2 * x - cx;
+          y1 = 2 * y - cy;
+        }
+        const x2 = ox + n();
+        const y2 = oy + n();
+        const x3 = ox + n();
+        const y3 = oy + n();
+        p.c(x1, y1, x2, y2, x3, y3);
+        cx = x2;
+        cy = y2;
+        x = x3;
+        y = y3;
+        break;
+      }
+      case 'Q':
+      case 'T': {
+        start();
+        let qx = x;
+        let qy = y;
+        if (up === 'Q') {
+          qx = ox + n();
+          qy = oy + n();
+        } else if (prev === 'Q' || prev === 'T') {
+          qx = 2 * x - cx;
+          qy = 2 * y - cy;
+        }
+        const x2 = ox + n();
+        const y2 = oy + n();
+        p.c(
+          x + (2 / 3) * (qx - x),
+          y + (2 / 3) * (qy - y),
+          x2 + (2 / 3) * (qx - x2),
+          y2 + (2 / 3) * (qy - y2),
+          x2,
+          y2,
+        );
+        cx = qx;
+        cy = qy;
+        x = x2;
+        y = y2;
+        break;
+      }
+      case 'A': {
+        start();
+        const rx = n();
+        const ry = n();
+        const rot = n();
+        const large = n() !== 0;
+        const sweep = n() !== 0;
+        const x2 = ox + n();
+        const y2 = oy + n();
+        arcOps(p, x, y, rx, ry, rot, large, sweep, x2, y2);
+        x = x2;
+        y = y2;
+        break;
+      }
+      case 'Z':
+        if (open) p.h();
+        open = false;
+        x = sx;
+        y = sy;
+        break;
+      default:
+        throw new PathSyntaxError(`path data: unknown command "${cmd}"`);
+    }
+    prev = up;
+  }
+  return p.out;
+}
+
+/** An SVG elliptical arc (endpoint form) as cubic Béziers of at most 90° each. */
+function arcOps(
+  p: PathOps,
+  x1: number,
+  y1: number,
+  rxIn: number,
+  ryIn: number,
+  rotationDeg: number,
+  large: boolean,
+  sweep: boolean,
+  x2: number,
+  y2: number,
+): void {
+  let rx = Math.abs(rxIn);
+  let ry = Math.abs(ryIn);
+  if (x1 === x2 && y1 === y2) return;
+  if (rx === 0 || ry === 0) {
+    p.l(x2, y2);
+    return;
+  }
+  const phi = (rotationDeg * Math.PI) / 180;
+  const cos = Math.cos(phi);
+  const sin = Math.sin(phi);
+  const dx = (x1 - x2) / 2;
+  const dy = (y1 - y2) / 2;
+  const xp = cos * dx + sin * dy;
+  const yp = -sin * dx + cos * dy;
+  const lambda = (xp * xp) / (rx * rx) + (yp * yp) / (ry * ry);
+  if (lambda > 1) {
+    const s = Math.sqrt(lambda);
+    rx *= s;
+    ry *= s;
+  }
+  const num2 = rx * rx * ry * ry - rx * rx * yp * yp - ry * ry * xp * xp;
+  const den = rx * rx * yp * yp + ry * ry * xp * xp;
+  let coef = Math.sqrt(Math.max(0, num2 / den));
+  if (large === sweep) coef = -coef;
+  const cxp = (coef * rx * yp) / ry;
+  const cyp = (-coef * ry * xp) / rx;
+  const cx = cos * cxp - sin * cyp + (x1 + x2) / 2;
+  const cy = sin * cxp + cos * cyp + (y1 + y2) / 2;
+  const angle = (ux: number, uy: number, vx: number, vy: number): number =>
+    Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy);
+  const theta1 = angle(1, 0, (xp - cxp) / rx, (yp - cyp) / ry);
+  let delta = angle((xp - cxp) / rx, (yp - cyp) / ry, (-xp - cxp) / rx, (-yp - cyp) / ry);
+  if (!sweep && delta > 0) delta -= 2 * Math.PI;
+  if (sweep && delta < 0) delta += 2 * Math.PI;
+  const segments = Math.max(1, Math.ceil(Math.abs(delta) / (Math.PI / 2) - 1e-9));
+  const step = delta / segments;
+  const k = (4 / 3) * Math.tan(step / 4);
+  // Points on the unit circle → the rotated, scaled ellipse.
+  const map = (ux: number, uy: number): [number, number] => [
+    cos * rx * ux - sin * ry * uy + cx,
+    sin * rx * ux + cos * ry * uy + cy,
+  ];
+  let t = theta1;
+  for (let s = 0; s < segments; s++) {
+    const c0 = Math.cos(t);
+    const s0 = Math.sin(t);
+    const t1 = t + step;
+    const c1 = Math.cos(t1);
+    const s1 = Math.sin(t1);
+    const [ax, ay] = map(c0 - k * s0, s0 + k * c0);
+    const [bx, by] = map(c1 + k * s1, s1 - k * c1);
+    const [ex, ey] = s === segments - 1 ? [x2, y2] : map(c1, s1);
+    p.c(ax, ay, bx, by, ex, ey);
+    t = t1;
+  }
+}
