@@ -10,7 +10,7 @@ import bwipjs from 'bwip-js/generic';
 import { gs1CheckDigit } from './check-digits';
 import { BarcodeValueError } from './errors';
 import { bwipBcid, formatLabel, type BarcodeFormat } from './formats';
-import type { EncodeOptions } from './geometry';
+import { DEFAULT_QR_ERROR_CORRECTION, type EncodeOptions } from './geometry';
 import { assertNever } from '../scene';
 
 /** bwip-js raw output, reduced to what we use. */
@@ -18,7 +18,7 @@ export type RawSymbol =
   /** Linear: alternating bar, space, bar… widths in modules, starting with a bar. */
   | { kind: 'linear'; sbs: number[] }
   /** Matrix: row-major 0/1 modules, `cols` × `rows` (PDF417 rows already repeated to its row height). */
-  | { kind: 'matrix'; pixs: number[]; cols: number; rows: number };
+  | { kind: 'matrix'; pixs: ArrayLike<number>; cols: number; rows: number };
 
 /** Encode `text` (already checked by prepareValue) with bwip-js; its errors become BarcodeValueError. */
 export function bwipRaw(format: BarcodeFormat, text: string, options: EncodeOptions): RawSymbol {
@@ -49,7 +49,7 @@ export function bwipRaw(format: BarcodeFormat, text: string, options: EncodeOpti
 function bwipOptions(format: BarcodeFormat, o: EncodeOptions): Record<string, string | number | boolean> {
   switch (format) {
     case 'qrcode':
-      return { eclevel: o.qrErrorCorrection ?? 'M' };
+      return { eclevel: o.qrErrorCorrection ?? DEFAULT_QR_ERROR_CORRECTION };
     case 'pdf417':
       return {
         ...(o.pdf417ErrorCorrection !== undefined ? { eclevel: o.pdf417ErrorCorrection } : {}),
@@ -77,7 +77,7 @@ function bwipOptions(format: BarcodeFormat, o: EncodeOptions): Record<string, st
 function capacityHint(format: BarcodeFormat, o: EncodeOptions): string {
   switch (format) {
     case 'qrcode': {
-      const level = o.qrErrorCorrection ?? 'M';
+      const level = o.qrErrorCorrection ?? DEFAULT_QR_ERROR_CORRECTION;
       const bytes = { L: 2953, M: 2331, Q: 1663, H: 1273 }[level];
       return `the largest QR code holds ${bytes} bytes at error correction ${level} (more if it is all digits); shorten the value or lower the error correction`;
     }

@@ -1,12 +1,13 @@
 /**
  * Value → module geometry, once per (format, value, options): the live preview calls this on every keystroke,
- * so results are kept in a small LRU (a QR code costs bwip-js ~10 ms, a long one far more).
+ * so results are kept in a small LRU. QR codes come from our own encoder (qr/), everything else from bwip-js.
  */
 import { bwipRaw, type RawSymbol } from './bwip';
 import { BarcodeValueError } from './errors';
 import { formatLabel, quietZone, type BarcodeFormat } from './formats';
-import type { BarcodeGeometry, EncodeOptions } from './geometry';
+import { DEFAULT_QR_ERROR_CORRECTION, type BarcodeGeometry, type EncodeOptions } from './geometry';
 import { LruCache } from '../lru';
+import { encodeQr } from './qr';
 import { prepareValue, type PreparedValue } from './values';
 
 const CACHE_SIZE = 64;
@@ -27,7 +28,7 @@ export function encodeBarcode(
   const hit = cache.get(key);
   if (hit) return hit;
   const prepared = prepareValue(format, value);
-  const geometry = toGeometry(format, prepared, bwipRaw(format, prepared.bwipText, options));
+  const geometry = toGeometry(format, prepared, rawSymbol(format, prepared.bwipText, options));
   cache.set(key, geometry);
   return geometry;
 }
@@ -62,6 +63,19 @@ function cacheKey(format: BarcodeFormat, value: string, o: EncodeOptions): strin
     o.dataMatrixShape,
     value,
   ].join('\u0000');
+}
+
+/**
+ * QR codes through our encoder: bwip-js takes 3–6 ms a symbol (its masks run in a PostScript emulation), ours
+ * about 0.2 ms for a shipping label's URL. A value too long for version 40 goes to bwip-js, whose error bwip.ts
+ * words for the user (it fails the same way; it could only fit more through Kanji mode, which we do not use).
+ */
+function rawSymbol(format: BarcodeFormat, text: string, options: EncodeOptions): RawSymbol {
+  if (format === 'qrcode') {
+    const qr = encodeQr(text, options.qrErrorCorrection ?? DEFAULT_QR_ERROR_CORRECTION);
+    if (qr) return { kind: 'matrix', pixs: qr.modules, cols: qr.size, rows: qr.size };
+  }
+  return bwipRaw(format, text, options);
 }
 
 function toGeometry(format: BarcodeFormat, prepared: PreparedValue, raw: RawSymbol): BarcodeGeometry {

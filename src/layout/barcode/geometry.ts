@@ -17,6 +17,9 @@ export interface EncodeOptions {
   dataMatrixShape?: 'square' | 'rectangle';
 }
 
+/** QR error correction when none is asked for: M, as bwip-js and most QR generators default to. */
+export const DEFAULT_QR_ERROR_CORRECTION = 'M';
+
 interface GeometryBase {
   format: BarcodeFormat;
   /** What the symbol encodes and a scanner reads (check digit completed; ISBN/ISMN/ISSN as 13-digit EAN). */

@@ -1,6 +1,7 @@
 /**
- * Barcode geometry for layout: validate a value, encode it once into module geometry (bwip-js raw), place it
- * on a target's grid as a BarcodeNode. Backends only draw the rects they are given.
+ * Barcode geometry for layout: validate a value, encode it once into module geometry (bwip-js raw; QR codes by
+ * our own encoder in qr/), place it on a target's grid as a BarcodeNode. Backends only draw the rects they are
+ * given.
  */
 export {
   BARCODE_FORMATS,
