@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { breakParagraph, cutToWidth, graphemes, trimEndSpaces } from '../../src/layout/text-break';
 
@@ -56,6 +57,21 @@ describe('helpers', () => {
   it('trims breaking spaces only, not no-break spaces', () => {
     expect(trimEndSpaces('a  ')).toBe('a');
     expect(trimEndSpaces('a\u00a0')).toBe('a\u00a0');
+  });
+
+  it('splits ASCII text exactly as Intl.Segmenter does (the fast path), CR LF included', () => {
+    const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+    const reference = (t: string) => Array.from(segmenter.segment(t), (x) => x.segment);
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...' \t\n\rab-Z09.,é\u0301'.split('')), maxLength: 40 }),
+        (t) => {
+          expect(graphemes(t)).toEqual(reference(t));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    expect(graphemes('a\r\nb')).toEqual(['a', '\r\n', 'b']);
   });
 
   it('splits graphemes without breaking surrogates or combining marks', () => {
