@@ -704,7 +704,7 @@ const out = {
     quick,
     batch_sizes: BATCH,
     batch_1000_measures:
-      'N different labels rendered to ZPL 203 dpi (renderZplLabels, Node ports) and written over one TCP connection (main/printers/tcp.ts) to the Zebra emulator; RSS of the sending process (peak maxRSS, and the growth per label after the first 100)',
+      'a CSV of N different rows printed with the bundled CLI (labeldesk batch) through the job queue to the Zebra emulator (labels rendered in chunks, stored, written over TCP, each confirmed with ~HS); labels/s incl. start-up, peak RSS by GNU time. stream_1000_*: the same labels rendered and written over one TCP connection without the queue',
   },
   details,
 };
