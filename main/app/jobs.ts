@@ -130,19 +130,7 @@ export function createAppJobs(deps: {
           busy.delete(who.id);
           return;
         }
-        // The worker's reasons are the printer's own (~HS): "out of paper (media)", "print head is open"…
-        setBusy(
-          who.id,
-          /paper|media/i.test(event.reason)
-            ? 'paper-out'
-            : /head/i.test(event.reason)
-              ? 'head-open'
-              : /ribbon/i.test(event.reason)
-                ? 'ribbon-out'
-                : 'paused',
-          `Job paused: ${event.reason}`,
-          true,
-        );
+        setBusy(who.id, event.printerState ?? 'paused', `Job paused: ${event.reason}`, true);
         return;
       case 'connection-lost':
         setBusy(who.id, 'offline', `Connection lost (${event.reason}): retrying`, true);

@@ -158,7 +158,13 @@ export function openJobService(options: JobServiceOptions): JobService {
         return;
       }
       case 'paused':
-        emit({ kind: 'paused', jobId: e.jobId, reason: e.reason, byUser: false });
+        emit({
+          kind: 'paused',
+          jobId: e.jobId,
+          reason: e.reason,
+          byUser: false,
+          ...(e.printerState ? { printerState: e.printerState } : {}),
+        });
         return;
       case 'resumed':
       case 'connection-lost':

@@ -3,6 +3,7 @@
  * a closed union on `kind`. Progress carries the count and an ETA from the pace of the last labels.
  */
 import type { JobState } from './model';
+import type { PrinterState } from '../printers/status';
 
 export type JobServiceEvent =
   | { kind: 'created'; jobId: number; printer: string; labelCount: number }
@@ -18,7 +19,8 @@ export type JobServiceEvent =
       /** Milliseconds until the last label, at the recent pace; null until there is a pace. */
       etaMs: number | null;
     }
-  | { kind: 'paused'; jobId: number; reason: string; byUser: boolean }
+  /** `printerState`: the printer's own state (~HS) when the printer caused the pause. */
+  | { kind: 'paused'; jobId: number; reason: string; byUser: boolean; printerState?: PrinterState }
   | { kind: 'resumed'; jobId: number }
   | { kind: 'connection-lost'; jobId: number; reason: string; attempt: number; retryInMs: number }
   | { kind: 'possible-duplicate'; jobId: number; labelNumber: number }

@@ -27,7 +27,7 @@
  *   `possibleDuplicate`. What the spooler does afterwards (its own retries, a jam) is outside LabelDesk's view.
  */
 import { queryStatus as defaultQueryStatus } from '../printers/query';
-import type { PrinterStatus } from '../printers/status';
+import type { PrinterState, PrinterStatus } from '../printers/status';
 import { PrinterError, type PrinterTransport } from '../printers/transport';
 import { isInFlight, isUnfinished, type Job, type JobState, type Label } from './model';
 import { JobNotFound, type JobStore } from './store';
@@ -35,7 +35,8 @@ import { JobNotFound, type JobStore } from './store';
 /** What happens while a job runs, for progress output (closed union). */
 export type JobEvent =
   | { kind: 'started'; jobId: number; pending: number }
-  | { kind: 'paused'; jobId: number; reason: string }
+  /** `printerState`: what the printer reported (~HS), when the pause is the printer's. */
+  | { kind: 'paused'; jobId: number; reason: string; printerState?: PrinterState }
   | { kind: 'resumed'; jobId: number }
   | { kind: 'connection-lost'; jobId: number; reason: string; attempt: number; retryInMs: number }
   | { kind: 'possible-duplicate'; jobId: number; labelNumber: number }
@@ -123,6 +124,7 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
     reason: string | null,
     announce = true,
     labelInFlight = false,
+    printerState?: PrinterState,
   ): void => {
     const job = current();
     if (!isUnfinished(job.state)) throw new JobStopped();
@@ -135,7 +137,7 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
     if (job.state === state && job.reason === reason) return;
     store.setJobState(jobId, state, reason);
     if (state === 'paused' && job.reason !== reason && announce) {
-      emit({ kind: 'paused', jobId, reason: reason ?? '' });
+      emit({ kind: 'paused', jobId, reason: reason ?? '', ...(printerState ? { printerState } : {}) });
     }
     if (state === 'printing' && job.state === 'paused') emit({ kind: 'resumed', jobId });
   };
@@ -153,7 +155,7 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
       const status = await query(transport);
       if (status.state === 'ready') return transition('printing', null);
       if (status.state === 'offline') throw new ConnectionLost(faultReason(status));
-      transition('paused', faultReason(status));
+      transition('paused', faultReason(status), true, false, status.state);
       await deps.sleep(timing.faultPollMs);
     }
   };
@@ -168,7 +170,7 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
         if (status.state === 'ready') {
           await deps.sleep(timing.pollMs);
         } else {
-          transition('paused', faultReason(status), true, true);
+          transition('paused', faultReason(status), true, true, status.state);
           await deps.sleep(timing.faultPollMs);
         }
       }

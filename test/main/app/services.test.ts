@@ -156,6 +156,25 @@ describe('printing', () => {
     expect((await call('settings.get', {})).recentTemplates[0]).toEqual(ref);
   });
 
+  it('while a job waits on paper out, the printer shows what the job saw, then the labels print once', async () => {
+    const before = zebra.jobs.length;
+    zebra.setFault({ paperOut: true });
+    const { job } = await call('print.submit', { ref, values, copies: 1, printer: '1' });
+    await expect
+      .poll(async () => (await call('printers.status', { printer: '1' })).state, { timeout: 15_000 })
+      .toBe('paper-out');
+    expect((await call('printers.status', { printer: '1' })).message).toMatch(/^Job paused: .*paper/);
+    expect(events.some((e) => e.kind === 'job' && e.job.id === job!.id && e.job.state === 'paused')).toBe(
+      true,
+    );
+    zebra.setFault({ paperOut: false });
+    await expect
+      .poll(async () => (await call('jobs.get', { id: job!.id })).job.state, { timeout: 20_000 })
+      .toBe('done');
+    expect(zebra.jobs.length - before).toBe(1);
+    expect((await call('printers.status', { printer: '1' })).state).toBe('ready');
+  });
+
   it('refuses a label whose required field is empty, naming the field, and sends nothing', async () => {
     const before = zebra.jobs.length;
     await expect(
