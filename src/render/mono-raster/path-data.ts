@@ -2,8 +2,10 @@
  * SVG path data → flattened polylines (straight segments only), in the path's own units. Curves are split
  * until they deviate from their chords by at most `tolerance` (the caller passes a tolerance in path units
  * that corresponds to a small fraction of a printer dot). Covers the whole path grammar: M L H V C S Q T A Z,
- * absolute and relative.
+ * absolute and relative, parsed by ../path-data.
  */
+import { assertNever } from '../../layout/scene';
+import { parsePathData } from '../path-data';
 
 /** One subpath: flat [x0, y0, x1, y1, ...] and whether it was closed with Z. */
 export interface Polyline {
@@ -13,26 +15,8 @@ export interface Polyline {
 
 const MAX_SEGMENTS = 512;
 
-/** Thrown for path data resvg would only partly draw; the renderer then falls back to resvg. */
-export class PathDataError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PathDataError';
-  }
-}
-
-const TOKEN = /([MmZzLlHhVvCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([\s,]+)|(.)/g;
-
-function tokenize(d: string): (string | number)[] {
-  const out: (string | number)[] = [];
-  TOKEN.lastIndex = 0;
-  for (let m = TOKEN.exec(d); m; m = TOKEN.exec(d)) {
-    if (m[1]) out.push(m[1]);
-    else if (m[2]) out.push(Number(m[2]));
-    else if (m[4]) throw new PathDataError(`unexpected "${m[4]}" in path data`);
-  }
-  return out;
-}
+// The renderer catches PathDataError (malformed path data) and falls back to resvg.
+export { PathDataError } from '../path-data';
 
 /** Appends points of a quadratic curve from (x0, y0), excluding the start. */
 function quad(
@@ -149,147 +133,57 @@ function arc(
 
 /** Parses and flattens path data. Throws PathDataError for malformed data. */
 export function flattenPath(d: string, tol: number): Polyline[] {
-  const tokens = tokenize(d);
   const lines: Polyline[] = [];
   let current: number[] | undefined;
-  let x = 0;
-  let y = 0;
-  let startX = 0;
-  let startY = 0;
-  // Reflection points for S and T.
-  let lastCubicX = 0;
-  let lastCubicY = 0;
-  let lastQuadX = 0;
-  let lastQuadY = 0;
-  let prev = '';
-  let cmd = '';
-  let i = 0;
-  const number = (): number => {
-    const t = tokens[i++];
-    if (typeof t !== 'number') throw new PathDataError(`path data: expected a number after "${cmd}"`);
-    return t;
-  };
-  const flag = (): boolean => {
-    const v = number();
-    if (v !== 0 && v !== 1) throw new PathDataError('path data: arc flag must be 0 or 1');
-    return v === 1;
-  };
-  const ensure = (): number[] => {
+  const subpathFrom = (x: number, y: number): number[] => {
     if (!current) {
       current = [x, y];
       lines.push({ points: current, closed: false });
     }
     return current;
   };
-  while (i < tokens.length) {
-    const t = tokens[i];
-    if (typeof t === 'string') {
-      cmd = t;
-      i++;
-    } else if (cmd === '' || cmd === 'Z' || cmd === 'z') {
-      throw new PathDataError('path data: numbers without a command');
-    } else if (cmd === 'M') cmd = 'L';
-    else if (cmd === 'm') cmd = 'l';
-    const rel = cmd === cmd.toLowerCase();
-    const ox = rel ? x : 0;
-    const oy = rel ? y : 0;
-    switch (cmd.toUpperCase()) {
-      case 'M': {
-        x = ox + number();
-        y = oy + number();
-        startX = x;
-        startY = y;
-        current = [x, y];
+  for (const seg of parsePathData(d)) {
+    switch (seg.kind) {
+      case 'moveTo':
+        current = [seg.x, seg.y];
         lines.push({ points: current, closed: false });
         break;
-      }
-      case 'L': {
-        x = ox + number();
-        y = oy + number();
-        ensure().push(x, y);
+      case 'lineTo':
+        // A line with no open subpath (no M, or after Z) has always started its subpath at its own end
+        // point, not at the current point; kept so the rasterised output does not change.
+        subpathFrom(seg.x, seg.y).push(seg.x, seg.y);
         break;
-      }
-      case 'H': {
-        x = ox + number();
-        ensure().push(x, y);
+      case 'cubicTo':
+        cubic(subpathFrom(seg.x0, seg.y0), seg.x0, seg.y0, seg.x1, seg.y1, seg.x2, seg.y2, seg.x, seg.y, tol);
         break;
-      }
-      case 'V': {
-        y = oy + number();
-        ensure().push(x, y);
+      case 'quadTo':
+        quad(subpathFrom(seg.x0, seg.y0), seg.x0, seg.y0, seg.x1, seg.y1, seg.x, seg.y, tol);
         break;
-      }
-      case 'C':
-      case 'S': {
-        let x1: number;
-        let y1: number;
-        if (cmd.toUpperCase() === 'C') {
-          x1 = ox + number();
-          y1 = oy + number();
-        } else {
-          const reflect = prev === 'C' || prev === 'S';
-          x1 = reflect ? 2 * x - lastCubicX : x;
-          y1 = reflect ? 2 * y - lastCubicY : y;
-        }
-        const x2 = ox + number();
-        const y2 = oy + number();
-        const x3 = ox + number();
-        const y3 = oy + number();
-        cubic(ensure(), x, y, x1, y1, x2, y2, x3, y3, tol);
-        lastCubicX = x2;
-        lastCubicY = y2;
-        x = x3;
-        y = y3;
+      case 'arcTo':
+        arc(
+          subpathFrom(seg.x0, seg.y0),
+          seg.x0,
+          seg.y0,
+          seg.rx,
+          seg.ry,
+          seg.rotation,
+          seg.largeArc,
+          seg.sweep,
+          seg.x,
+          seg.y,
+          tol,
+        );
         break;
-      }
-      case 'Q':
-      case 'T': {
-        let x1: number;
-        let y1: number;
-        if (cmd.toUpperCase() === 'Q') {
-          x1 = ox + number();
-          y1 = oy + number();
-        } else {
-          const reflect = prev === 'Q' || prev === 'T';
-          x1 = reflect ? 2 * x - lastQuadX : x;
-          y1 = reflect ? 2 * y - lastQuadY : y;
-        }
-        const x2 = ox + number();
-        const y2 = oy + number();
-        quad(ensure(), x, y, x1, y1, x2, y2, tol);
-        lastQuadX = x1;
-        lastQuadY = y1;
-        x = x2;
-        y = y2;
-        break;
-      }
-      case 'A': {
-        const rx = number();
-        const ry = number();
-        const rot = number();
-        const large = flag();
-        const sweep = flag();
-        const x2 = ox + number();
-        const y2 = oy + number();
-        arc(ensure(), x, y, rx, ry, rot, large, sweep, x2, y2, tol);
-        x = x2;
-        y = y2;
-        break;
-      }
-      case 'Z': {
+      case 'close':
         if (current) {
           const line = lines[lines.length - 1];
           if (line) line.closed = true;
         }
-        x = startX;
-        y = startY;
         current = undefined;
         break;
-      }
       default:
-        throw new PathDataError(`path data: unknown command "${cmd}"`);
+        assertNever(seg);
     }
-    prev = cmd.toUpperCase();
   }
   return lines;
 }

@@ -4,20 +4,15 @@
  * pieces of at most 90°, as pdfkit's SVG path parser does. Rounded rectangles and ellipses use pdfkit's own
  * Bézier constructions so both backends draw the same outlines.
  */
+import { assertNever } from '../../layout/scene';
+import { parsePathData } from '../path-data';
 import { num } from './pdf-file';
 
 /** 4 (√2 − 1) / 3: the cubic control distance that approximates a quarter circle (pdfkit's KAPPA). */
 const KAPPA = (4 * (Math.SQRT2 - 1)) / 3;
 
-const TOKEN = /([MmZzLlHhVvCcSsQqTtAa])|([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|([\s,]+)|(.)/g;
-
-/** Thrown for path data that is not SVG path syntax. */
-export class PathSyntaxError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PathSyntaxError';
-  }
-}
+// Malformed path data throws the shared parser's error; pdf-direct has always called it PathSyntaxError.
+export { PathDataError as PathSyntaxError } from '../path-data';
 
 /** Collects path operators as one string. */
 class PathOps {
@@ -78,148 +73,54 @@ export function ellipseOps(cx: number, cy: number, rx: number, ry: number): stri
 
 /** SVG path data → PDF operators. Throws PathSyntaxError for malformed data. */
 export function svgPathOps(d: string): string {
-  const tokens: (string | number)[] = [];
-  TOKEN.lastIndex = 0;
-  for (let m = TOKEN.exec(d); m; m = TOKEN.exec(d)) {
-    if (m[1]) tokens.push(m[1]);
-    else if (m[2]) tokens.push(Number(m[2]));
-    else if (m[4]) throw new PathSyntaxError(`unexpected "${m[4]}" in path data`);
-  }
   const p = new PathOps();
-  let x = 0;
-  let y = 0;
-  let sx = 0;
-  let sy = 0;
-  let cx = 0; // last control point, for S and T reflection
-  let cy = 0;
-  let prev = '';
-  let cmd = '';
   let open = false;
-  let i = 0;
-  const n = (): number => {
-    const t = tokens[i++];
-    if (typeof t !== 'number') throw new PathSyntaxError(`path data: expected a number after "${cmd}"`);
-    return t;
-  };
-  const start = (): void => {
+  const subpathFrom = (x: number, y: number): void => {
     if (!open) {
       p.m(x, y);
       open = true;
     }
   };
-  while (i < tokens.length) {
-    const t = tokens[i];
-    if (typeof t === 'string') {
-      cmd = t;
-      i++;
-    } else if (cmd === '' || cmd === 'Z' || cmd === 'z') {
-      throw new PathSyntaxError('path data: numbers without a command');
-    } else if (cmd === 'M') cmd = 'L';
-    else if (cmd === 'm') cmd = 'l';
-    const rel = cmd === cmd.toLowerCase();
-    const ox = rel ? x : 0;
-    const oy = rel ? y : 0;
-    const up = cmd.toUpperCase();
-    switch (up) {
-      case 'M':
-        x = ox + n();
-        y = oy + n();
-        sx = x;
-        sy = y;
-        p.m(x, y);
+  // Any nonzero arc flag counts as 1, as in pdfkit's parser.
+  for (const seg of parsePathData(d, { lenientArcFlags: true })) {
+    switch (seg.kind) {
+      case 'moveTo':
+        p.m(seg.x, seg.y);
         open = true;
         break;
-      case 'L':
-        start();
-        x = ox + n();
-        y = oy + n();
-        p.l(x, y);
+      case 'lineTo':
+        subpathFrom(seg.x0, seg.y0);
+        p.l(seg.x, seg.y);
         break;
-      case 'H':
-        start();
-        x = ox + n();
-        p.l(x, y);
+      case 'cubicTo':
+        subpathFrom(seg.x0, seg.y0);
+        p.c(seg.x1, seg.y1, seg.x2, seg.y2, seg.x, seg.y);
         break;
-      case 'V':
-        start();
-        y = oy + n();
-        p.l(x, y);
-        break;
-      case 'C':
-      case 'S': {
-        start();
-        let x1 = x;
-        let y1 = y;
-        if (up === 'C') {
-          x1 = ox + n();
-          y1 = oy + n();
-        } else if (prev === 'C' || prev === 'S') {
-          x1 = 2 * x - cx;
-          y1 = 2 * y - cy;
-        }
-        const x2 = ox + n();
-        const y2 = oy + n();
-        const x3 = ox + n();
-        const y3 = oy + n();
-        p.c(x1, y1, x2, y2, x3, y3);
-        cx = x2;
-        cy = y2;
-        x = x3;
-        y = y3;
-        break;
-      }
-      case 'Q':
-      case 'T': {
-        start();
-        let qx = x;
-        let qy = y;
-        if (up === 'Q') {
-          qx = ox + n();
-          qy = oy + n();
-        } else if (prev === 'Q' || prev === 'T') {
-          qx = 2 * x - cx;
-          qy = 2 * y - cy;
-        }
-        const x2 = ox + n();
-        const y2 = oy + n();
+      case 'quadTo': {
+        // Exact degree elevation: the cubic's controls lie 2/3 of the way from each end to the quad's control.
+        const { x0, y0, x1, y1, x, y } = seg;
+        subpathFrom(x0, y0);
         p.c(
-          x + (2 / 3) * (qx - x),
-          y + (2 / 3) * (qy - y),
-          x2 + (2 / 3) * (qx - x2),
-          y2 + (2 / 3) * (qy - y2),
-          x2,
-          y2,
+          x0 + (2 / 3) * (x1 - x0),
+          y0 + (2 / 3) * (y1 - y0),
+          x + (2 / 3) * (x1 - x),
+          y + (2 / 3) * (y1 - y),
+          x,
+          y,
         );
-        cx = qx;
-        cy = qy;
-        x = x2;
-        y = y2;
         break;
       }
-      case 'A': {
-        start();
-        const rx = n();
-        const ry = n();
-        const rot = n();
-        const large = n() !== 0;
-        const sweep = n() !== 0;
-        const x2 = ox + n();
-        const y2 = oy + n();
-        arcOps(p, x, y, rx, ry, rot, large, sweep, x2, y2);
-        x = x2;
-        y = y2;
+      case 'arcTo':
+        subpathFrom(seg.x0, seg.y0);
+        arcOps(p, seg.x0, seg.y0, seg.rx, seg.ry, seg.rotation, seg.largeArc, seg.sweep, seg.x, seg.y);
         break;
-      }
-      case 'Z':
+      case 'close':
         if (open) p.h();
         open = false;
-        x = sx;
-        y = sy;
         break;
       default:
-        throw new PathSyntaxError(`path data: unknown command "${cmd}"`);
+        assertNever(seg);
     }
-    prev = up;
   }
   return p.out;
 }
