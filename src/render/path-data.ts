@@ -185,3 +185,65 @@ export function parsePathData(d: string, options: PathDataOptions = {}): PathSeg
   }
   return segments;
 }
+
+/** An elliptical arc in centre form: what both backends approximate (points or cubic curves). */
+export interface ArcCenter {
+  cx: number;
+  cy: number;
+  /** Radii, scaled up when the endpoints are farther apart than the written radii allow. */
+  rx: number;
+  ry: number;
+  /** cos and sin of the ellipse's rotation. */
+  cos: number;
+  sin: number;
+  /** Start angle and signed sweep, radians (on the unit circle before scaling and rotation). */
+  theta1: number;
+  delta: number;
+}
+
+/**
+ * Endpoint → centre parameterisation of an arc (SVG 1.1 implementation notes F.6.5–F.6.6). The caller handles
+ * the degenerate cases first (equal endpoints, a zero radius): each backend treats them its own way.
+ */
+export function arcCenter(
+  x1: number,
+  y1: number,
+  rxIn: number,
+  ryIn: number,
+  rotationDeg: number,
+  large: boolean,
+  sweep: boolean,
+  x2: number,
+  y2: number,
+): ArcCenter {
+  let rx = Math.abs(rxIn);
+  let ry = Math.abs(ryIn);
+  const phi = (rotationDeg * Math.PI) / 180;
+  const cos = Math.cos(phi);
+  const sin = Math.sin(phi);
+  const dx = (x1 - x2) / 2;
+  const dy = (y1 - y2) / 2;
+  const xp = cos * dx + sin * dy;
+  const yp = -sin * dx + cos * dy;
+  const lambda = (xp * xp) / (rx * rx) + (yp * yp) / (ry * ry);
+  if (lambda > 1) {
+    const s = Math.sqrt(lambda);
+    rx *= s;
+    ry *= s;
+  }
+  const num = rx * rx * ry * ry - rx * rx * yp * yp - ry * ry * xp * xp;
+  const den = rx * rx * yp * yp + ry * ry * xp * xp;
+  let coef = Math.sqrt(Math.max(0, num / den));
+  if (large === sweep) coef = -coef;
+  const cxp = (coef * rx * yp) / ry;
+  const cyp = (-coef * ry * xp) / rx;
+  const cx = cos * cxp - sin * cyp + (x1 + x2) / 2;
+  const cy = sin * cxp + cos * cyp + (y1 + y2) / 2;
+  const angle = (ux: number, uy: number, vx: number, vy: number): number =>
+    Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy);
+  const theta1 = angle(1, 0, (xp - cxp) / rx, (yp - cyp) / ry);
+  let delta = angle((xp - cxp) / rx, (yp - cyp) / ry, (-xp - cxp) / rx, (-yp - cyp) / ry);
+  if (!sweep && delta > 0) delta -= 2 * Math.PI;
+  if (sweep && delta < 0) delta += 2 * Math.PI;
+  return { cx, cy, rx, ry, cos, sin, theta1, delta };
+}

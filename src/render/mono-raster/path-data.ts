@@ -5,7 +5,7 @@
  * absolute and relative, parsed by ../path-data.
  */
 import { assertNever } from '../../layout/scene';
-import { parsePathData } from '../path-data';
+import { arcCenter, parsePathData } from '../path-data';
 
 /** One subpath: flat [x0, y0, x1, y1, ...] and whether it was closed with Z. */
 export interface Polyline {
@@ -88,39 +88,21 @@ function arc(
   y2: number,
   tol: number,
 ): void {
-  let rx = Math.abs(rxIn);
-  let ry = Math.abs(ryIn);
-  if ((x1 === x2 && y1 === y2) || rx === 0 || ry === 0) {
+  if ((x1 === x2 && y1 === y2) || rxIn === 0 || ryIn === 0) {
     if (x1 !== x2 || y1 !== y2) out.push(x2, y2);
     return;
   }
-  const phi = (rotationDeg * Math.PI) / 180;
-  const cos = Math.cos(phi);
-  const sin = Math.sin(phi);
-  const dx = (x1 - x2) / 2;
-  const dy = (y1 - y2) / 2;
-  const xp = cos * dx + sin * dy;
-  const yp = -sin * dx + cos * dy;
-  const lambda = (xp * xp) / (rx * rx) + (yp * yp) / (ry * ry);
-  if (lambda > 1) {
-    const s = Math.sqrt(lambda);
-    rx *= s;
-    ry *= s;
-  }
-  const num = rx * rx * ry * ry - rx * rx * yp * yp - ry * ry * xp * xp;
-  const den = rx * rx * yp * yp + ry * ry * xp * xp;
-  let coef = Math.sqrt(Math.max(0, num / den));
-  if (large === sweepFlag) coef = -coef;
-  const cxp = (coef * rx * yp) / ry;
-  const cyp = (-coef * ry * xp) / rx;
-  const cx = cos * cxp - sin * cyp + (x1 + x2) / 2;
-  const cy = sin * cxp + cos * cyp + (y1 + y2) / 2;
-  const angle = (ux: number, uy: number, vx: number, vy: number): number =>
-    Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy);
-  const theta1 = angle(1, 0, (xp - cxp) / rx, (yp - cyp) / ry);
-  let delta = angle((xp - cxp) / rx, (yp - cyp) / ry, (-xp - cxp) / rx, (-yp - cyp) / ry);
-  if (!sweepFlag && delta > 0) delta -= 2 * Math.PI;
-  if (sweepFlag && delta < 0) delta += 2 * Math.PI;
+  const { cx, cy, rx, ry, cos, sin, theta1, delta } = arcCenter(
+    x1,
+    y1,
+    rxIn,
+    ryIn,
+    rotationDeg,
+    large,
+    sweepFlag,
+    x2,
+    y2,
+  );
   const n = arcSegments(Math.max(rx, ry), delta, tol);
   for (let i = 1; i < n; i++) {
     const t = theta1 + (delta * i) / n;

@@ -5,7 +5,7 @@
  * Bézier constructions so both backends draw the same outlines.
  */
 import { assertNever } from '../../layout/scene';
-import { parsePathData } from '../path-data';
+import { arcCenter, parsePathData } from '../path-data';
 import { num } from './pdf-file';
 
 /** 4 (√2 − 1) / 3: the cubic control distance that approximates a quarter circle (pdfkit's KAPPA). */
@@ -138,40 +138,22 @@ function arcOps(
   x2: number,
   y2: number,
 ): void {
-  let rx = Math.abs(rxIn);
-  let ry = Math.abs(ryIn);
   if (x1 === x2 && y1 === y2) return;
-  if (rx === 0 || ry === 0) {
+  if (rxIn === 0 || ryIn === 0) {
     p.l(x2, y2);
     return;
   }
-  const phi = (rotationDeg * Math.PI) / 180;
-  const cos = Math.cos(phi);
-  const sin = Math.sin(phi);
-  const dx = (x1 - x2) / 2;
-  const dy = (y1 - y2) / 2;
-  const xp = cos * dx + sin * dy;
-  const yp = -sin * dx + cos * dy;
-  const lambda = (xp * xp) / (rx * rx) + (yp * yp) / (ry * ry);
-  if (lambda > 1) {
-    const s = Math.sqrt(lambda);
-    rx *= s;
-    ry *= s;
-  }
-  const num2 = rx * rx * ry * ry - rx * rx * yp * yp - ry * ry * xp * xp;
-  const den = rx * rx * yp * yp + ry * ry * xp * xp;
-  let coef = Math.sqrt(Math.max(0, num2 / den));
-  if (large === sweep) coef = -coef;
-  const cxp = (coef * rx * yp) / ry;
-  const cyp = (-coef * ry * xp) / rx;
-  const cx = cos * cxp - sin * cyp + (x1 + x2) / 2;
-  const cy = sin * cxp + cos * cyp + (y1 + y2) / 2;
-  const angle = (ux: number, uy: number, vx: number, vy: number): number =>
-    Math.atan2(ux * vy - uy * vx, ux * vx + uy * vy);
-  const theta1 = angle(1, 0, (xp - cxp) / rx, (yp - cyp) / ry);
-  let delta = angle((xp - cxp) / rx, (yp - cyp) / ry, (-xp - cxp) / rx, (-yp - cyp) / ry);
-  if (!sweep && delta > 0) delta -= 2 * Math.PI;
-  if (sweep && delta < 0) delta += 2 * Math.PI;
+  const { cx, cy, rx, ry, cos, sin, theta1, delta } = arcCenter(
+    x1,
+    y1,
+    rxIn,
+    ryIn,
+    rotationDeg,
+    large,
+    sweep,
+    x2,
+    y2,
+  );
   const segments = Math.max(1, Math.ceil(Math.abs(delta) / (Math.PI / 2) - 1e-9));
   const step = delta / segments;
   const k = (4 / 3) * Math.tan(step / 4);
