@@ -3,8 +3,6 @@
  * (which are bwip-js bcids, reference/markup.md) plus `gs1-128` and `itf14`. Per-format facts that do not
  * depend on the value live here: bwip-js bcid, symbol kind, quiet zones, human-readable default.
  */
-import { assertNever } from '../scene';
-
 /** Every format, in the order a format picker shows them. Usable as a zod enum (`z.enum(BARCODE_FORMATS)`). */
 export const BARCODE_FORMATS = [
   'code128',
@@ -32,85 +30,6 @@ export function parseBarcodeFormat(name: string): BarcodeFormat | undefined {
   return (BARCODE_FORMATS as readonly string[]).includes(name) ? (name as BarcodeFormat) : undefined;
 }
 
-/** The bwip-js encoder id for a format. */
-export function bwipBcid(format: BarcodeFormat): string {
-  switch (format) {
-    case 'code128':
-    case 'gs1-128':
-    case 'code39':
-    case 'ean13':
-    case 'ean8':
-    case 'upca':
-    case 'itf14':
-    case 'isbn':
-    case 'ismn':
-    case 'issn':
-    case 'qrcode':
-    case 'datamatrix':
-    case 'pdf417':
-      // Our names are bwip-js's on purpose (markup compatibility); the switch keeps the union closed.
-      return format;
-    default:
-      return assertNever(format, 'barcode format');
-  }
-}
-
-/** A user-facing name for messages ("EAN-13", "QR code"). */
-export function formatLabel(format: BarcodeFormat): string {
-  switch (format) {
-    case 'code128':
-      return 'Code 128';
-    case 'gs1-128':
-      return 'GS1-128';
-    case 'code39':
-      return 'Code 39';
-    case 'ean13':
-      return 'EAN-13';
-    case 'ean8':
-      return 'EAN-8';
-    case 'upca':
-      return 'UPC-A';
-    case 'itf14':
-      return 'ITF-14';
-    case 'isbn':
-      return 'ISBN';
-    case 'ismn':
-      return 'ISMN';
-    case 'issn':
-      return 'ISSN';
-    case 'qrcode':
-      return 'QR code';
-    case 'datamatrix':
-      return 'Data Matrix';
-    case 'pdf417':
-      return 'PDF417';
-    default:
-      return assertNever(format, 'barcode format');
-  }
-}
-
-export function symbolKind(format: BarcodeFormat): SymbolKind {
-  switch (format) {
-    case 'qrcode':
-    case 'datamatrix':
-    case 'pdf417':
-      return 'matrix';
-    case 'code128':
-    case 'gs1-128':
-    case 'code39':
-    case 'ean13':
-    case 'ean8':
-    case 'upca':
-    case 'itf14':
-    case 'isbn':
-    case 'ismn':
-    case 'issn':
-      return 'linear';
-    default:
-      return assertNever(format, 'barcode format');
-  }
-}
-
 /** Quiet zones in modules (X). Linear symbols have left/right zones; matrix symbols one zone on every side. */
 export interface QuietZone {
   left: number;
@@ -119,60 +38,72 @@ export interface QuietZone {
   bottom: number;
 }
 
+interface FormatFacts {
+  /** A user-facing name for messages ("EAN-13", "QR code"). */
+  label: string;
+  kind: SymbolKind;
+  quietZone: QuietZone;
+  /** Retail and carton codes print their digits under the bars by convention; the rest do not by default. */
+  humanReadable: boolean;
+}
+
+const sides = (left: number, right: number): QuietZone => ({ left, right, top: 0, bottom: 0 });
+const around = (q: number): QuietZone => ({ left: q, right: q, top: q, bottom: q });
+const linear = (label: string, quietZone: QuietZone, humanReadable: boolean): FormatFacts => ({
+  label,
+  kind: 'linear',
+  quietZone,
+  humanReadable,
+});
+const matrix = (label: string, quiet: number): FormatFacts => ({
+  label,
+  kind: 'matrix',
+  quietZone: around(quiet),
+  humanReadable: false,
+});
+
 /**
- * Minimum quiet zones from the symbology specifications: Code 128 / GS1-128 10X (ISO/IEC 15417, GS1 General
- * Specifications), Code 39 10X (ISO/IEC 16388), EAN-13 11X left / 7X right and EAN-8 7X / 7X, UPC-A 9X / 9X
- * (ISO/IEC 15420), ITF-14 10X (GS1), QR 4X (ISO/IEC 18004), Data Matrix 1X (ISO/IEC 16022), PDF417 2X
+ * Per-format facts, one row per format (a Record over the closed union: a new format without a row does not
+ * compile). Quiet zones are the symbology specifications' minimums: Code 128 / GS1-128 10X (ISO/IEC 15417, GS1
+ * General Specifications), Code 39 10X (ISO/IEC 16388), EAN-13 11X left / 7X right and EAN-8 7X / 7X, UPC-A
+ * 9X / 9X (ISO/IEC 15420), ITF-14 10X (GS1), QR 4X (ISO/IEC 18004), Data Matrix 1X (ISO/IEC 16022), PDF417 2X
  * (ISO/IEC 15438). Linear symbols need no vertical quiet zone.
  */
+const FORMATS: Record<BarcodeFormat, FormatFacts> = {
+  code128: linear('Code 128', sides(10, 10), false),
+  'gs1-128': linear('GS1-128', sides(10, 10), false),
+  code39: linear('Code 39', sides(10, 10), false),
+  ean13: linear('EAN-13', sides(11, 7), true),
+  ean8: linear('EAN-8', sides(7, 7), true),
+  upca: linear('UPC-A', sides(9, 9), true),
+  itf14: linear('ITF-14', sides(10, 10), true),
+  isbn: linear('ISBN', sides(11, 7), true),
+  ismn: linear('ISMN', sides(11, 7), true),
+  issn: linear('ISSN', sides(11, 7), true),
+  qrcode: matrix('QR code', 4),
+  datamatrix: matrix('Data Matrix', 1),
+  pdf417: matrix('PDF417', 2),
+};
+
+/** The bwip-js encoder id for a format: our names are bwip-js's on purpose (markup compatibility). */
+export function bwipBcid(format: BarcodeFormat): string {
+  return format;
+}
+
+/** A user-facing name for messages ("EAN-13", "QR code"). */
+export function formatLabel(format: BarcodeFormat): string {
+  return FORMATS[format].label;
+}
+
+export function symbolKind(format: BarcodeFormat): SymbolKind {
+  return FORMATS[format].kind;
+}
+
 export function quietZone(format: BarcodeFormat): QuietZone {
-  const sides = (left: number, right: number): QuietZone => ({ left, right, top: 0, bottom: 0 });
-  const around = (q: number): QuietZone => ({ left: q, right: q, top: q, bottom: q });
-  switch (format) {
-    case 'code128':
-    case 'gs1-128':
-    case 'code39':
-    case 'itf14':
-      return sides(10, 10);
-    case 'ean13':
-    case 'isbn':
-    case 'ismn':
-    case 'issn':
-      return sides(11, 7);
-    case 'ean8':
-      return sides(7, 7);
-    case 'upca':
-      return sides(9, 9);
-    case 'qrcode':
-      return around(4);
-    case 'datamatrix':
-      return around(1);
-    case 'pdf417':
-      return around(2);
-    default:
-      return assertNever(format, 'barcode format');
-  }
+  return { ...FORMATS[format].quietZone };
 }
 
 /** Retail and carton codes print their digits under the bars by convention; the rest do not by default. */
 export function humanReadableByDefault(format: BarcodeFormat): boolean {
-  switch (format) {
-    case 'ean13':
-    case 'ean8':
-    case 'upca':
-    case 'itf14':
-    case 'isbn':
-    case 'ismn':
-    case 'issn':
-      return true;
-    case 'code128':
-    case 'gs1-128':
-    case 'code39':
-    case 'qrcode':
-    case 'datamatrix':
-    case 'pdf417':
-      return false;
-    default:
-      return assertNever(format, 'barcode format');
-  }
+  return FORMATS[format].humanReadable;
 }
