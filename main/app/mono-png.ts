@@ -5,6 +5,7 @@
 import { deflateSync } from 'node:zlib';
 import type { MonoBitmap } from '../../src/render/bitmap';
 import { pngChunk, setPngDpi } from '../../src/render/raster/png-dpi';
+import { concatBytes } from '../../src/render/bytes';
 
 const SIGNATURE = Uint8Array.of(137, 80, 78, 71, 13, 10, 26, 10);
 
@@ -22,21 +23,11 @@ export function monoToPng(bitmap: MonoBitmap, dpi: number): Uint8Array {
     const to = y * (bitmap.rowBytes + 1) + 1;
     for (let i = 0; i < bitmap.rowBytes; i++) raw[to + i] = ~(bitmap.data[from + i] ?? 0) & 0xff;
   }
-  const png = concat([
+  const png = concatBytes([
     SIGNATURE,
     pngChunk('IHDR', header),
     pngChunk('IDAT', deflateSync(raw, { level: 6 })),
     pngChunk('IEND', new Uint8Array(0)),
   ]);
   return setPngDpi(png, dpi);
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -9,6 +9,7 @@
  * caller renders that document with pdfkit.
  */
 import { unzlibSync } from 'fflate';
+import { concatBytes } from '../bytes';
 import type { Deflate } from './deflate';
 import { DirectPdfUnsupported } from './unsupported';
 
@@ -88,7 +89,7 @@ function pngXObject(png: Uint8Array, deflate: Deflate): ImageXObject {
   if (width === 0 || height === 0) throw new Error('image/png: no IHDR');
   if (interlace !== 0) throw new DirectPdfUnsupported('interlaced PNG');
   if (transparency) throw new DirectPdfUnsupported('PNG with tRNS transparency');
-  const compressed = concat(idat);
+  const compressed = concatBytes(idat);
   const head = `/Type /XObject /Subtype /Image /Width ${width} /Height ${height}`;
   if (colorType === 0 || colorType === 2 || colorType === 3) {
     const colors = colorType === 2 ? 3 : 1;
@@ -187,15 +188,4 @@ function jpegXObject(jpeg: Uint8Array): ImageXObject {
     at += 2 + len;
   }
   throw new Error('image/jpeg: no frame header');
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1 && parts[0]) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

@@ -2,6 +2,7 @@
  * The PDF file layer: numbered objects, streams, the cross-reference table and the trailer, written by hand.
  * Everything here is ASCII except stream data, so text parts are encoded with a plain char-code loop.
  */
+import { concatBytes } from '../bytes';
 
 /** One object body: PDF syntax, with an optional stream whose dictionary gets /Length added. */
 export interface PdfObject {
@@ -67,13 +68,7 @@ export class PdfFile {
     const id = fileId(parts);
     xref += `trailer\n<< /Size ${count} /Root ${root} 0 R /Info ${info} 0 R /ID [<${id}> <${id}>] >>\nstartxref\n${xrefAt}\n%%EOF\n`;
     push(ascii(xref));
-    const out = new Uint8Array(size);
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
+    return concatBytes(parts);
   }
 }
 

@@ -2,6 +2,8 @@
  * Writes the resolution into a PNG (`pHYs` chunk, pixels per metre) so viewers and print dialogs size a
  * 300 dpi label at its physical size instead of guessing 72 or 96 dpi. Pure byte work.
  */
+import { concatBytes } from '../bytes';
+
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 let crcTable: Uint32Array | undefined;
@@ -51,11 +53,5 @@ export function setPngDpi(png: Uint8Array, dpi: number): Uint8Array {
     if (type === 'IHDR') parts.push(pngChunk('pHYs', phys));
     at = end;
   }
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
