@@ -23,10 +23,9 @@ import type {
 import { IpcError } from '../../src/ipc/errors';
 import { openJobService, type JobDetail, type JobService } from '../jobs/job-service';
 import type { AppPrinters } from './printers';
-import { checkLabel, filled } from './rendering';
+import { checkLabel, filled, type Rendering } from './rendering';
 import { createTransport } from '../printers/open-transport';
 import type { AppTemplates } from './templates';
-import type { Rendering } from './rendering';
 
 export interface AppJobs {
   /** A tracked job for label printers; one PDF straight to the spooler for OS queues that want documents. */
