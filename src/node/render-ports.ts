@@ -10,15 +10,24 @@ import { loadBundledFonts } from './fonts';
 import { createImageLoader, type ImageLoaderOptions } from './image-loader';
 
 /**
- * zlib level for `:Z64:` data. Level 8, not 9: on label bitmaps (long white runs) zlib's level 9 searches hash
- * chains four times as long for almost nothing: 4.6 ms against 1.8 ms for the 4 × 6 in sample at 203 dpi, for
- * 0.2 % more bytes (docs/performance.md). Both are far smaller than fflate's level 9 (about 7 %).
+ * zlib settings for `:Z64:` bitmap rows, chosen by measurement on the shipping 4 × 6 in label (docs/performance.md,
+ * "Why these zlib settings"). A 1-bit label repeats mostly within a few rows (the row above, a white run), so a
+ * small window finds nearly every match while the hash chains stay short:
+ *  - rows up to 160 bytes (4 in wide at 203 and 300 dpi): level 7, a 2 KiB window — at 203 dpi 1.1 ms against
+ *    2.0 ms for level 8 with the full 32 KiB window, and 0.3 % SMALLER than level 9;
+ *  - wider rows (600 dpi, wide labels): level 8, an 8 KiB window — level 7 there is 7 % larger than level 9.
+ * Every zlib decoder (the printer's included) reads a stream made with a smaller window.
  */
-export const NODE_Z64_LEVEL = 8;
+export const Z64_NARROW_ROWS = { maxRowBytes: 160, level: 7, windowBits: 11, memLevel: 8 } as const;
+export const Z64_WIDE_ROWS = { level: 8, windowBits: 13, memLevel: 8 } as const;
+/** Anything else (PDF streams, fonts): level 8, the full window. */
+const GENERAL = { level: 8, memLevel: 9 } as const;
 
-/** Native zlib (RFC 1950 stream) for `:Z64:` data, injected through the render ports. */
-export function nodeDeflate(bytes: Uint8Array): Uint8Array {
-  return deflateSync(bytes, { level: NODE_Z64_LEVEL, memLevel: 9 });
+/** Native zlib (RFC 1950 stream) for `:Z64:` data and PDF streams, injected through the render ports. */
+export function nodeDeflate(bytes: Uint8Array, rowBytes?: number): Uint8Array {
+  if (rowBytes === undefined) return deflateSync(bytes, GENERAL);
+  const { maxRowBytes, ...narrow } = Z64_NARROW_ROWS;
+  return deflateSync(bytes, rowBytes <= maxRowBytes ? narrow : Z64_WIDE_ROWS);
 }
 
 export function nodeRenderPorts(images: ImageLoaderOptions = {}): RenderPorts {

@@ -18,9 +18,10 @@ export type GfaCompression = 'z64' | 'acs' | 'hex';
 /**
  * bytes → a zlib stream (RFC 1950: header, deflate data, Adler-32), as `:Z64:` carries it. Injected so Node can
  * use native zlib (src/node/render-ports.ts: faster, and smaller than fflate's level 9); the default,
- * fflate level 9, runs anywhere.
+ * fflate level 9, runs anywhere. `rowBytes` is given when the bytes are the rows of a 1-bit bitmap (`^GFA`
+ * data), so a compressor may tune its search to the row length; any valid zlib stream is correct.
  */
-export type Deflate = (bytes: Uint8Array) => Uint8Array;
+export type Deflate = (bytes: Uint8Array, rowBytes?: number) => Uint8Array;
 
 export interface GfaOptions {
   /** zlib compressor for `z64`; default fflate level 9. */
@@ -95,7 +96,7 @@ export function encodeGfaData(
 ): string {
   switch (compression) {
     case 'z64':
-      return encodeZ64(rows, options.deflate);
+      return encodeZ64(rows, options.deflate, rowBytes);
     case 'acs':
       return encodeAcs(rows, rowBytes);
     case 'hex':
@@ -110,8 +111,8 @@ export function encodeGfaData(
  * slow serial/USB links, so the default deflate is level 9 (label bitmaps are mostly white).
  * One pass after the deflate: base64, CRC and the framing are written into one buffer, decoded to text once.
  */
-export function encodeZ64(bytes: Uint8Array, deflate: Deflate = fflateDeflate9): string {
-  const z = deflate(bytes);
+export function encodeZ64(bytes: Uint8Array, deflate: Deflate = fflateDeflate9, rowBytes?: number): string {
+  const z = deflate(bytes, rowBytes);
   const b64Length = Math.ceil(z.length / 3) * 4;
   const out = new Uint8Array(Z64_PREFIX.length + b64Length + 5);
   out.set(Z64_PREFIX);

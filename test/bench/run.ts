@@ -32,7 +32,7 @@ import {
 import { collectImageUrls } from '../../src/layout/images';
 import { layout } from '../../src/layout/layout';
 import type { Scene } from '../../src/layout/scene';
-import { nodeDeflate, NODE_Z64_LEVEL } from '../../src/node/render-ports';
+import { nodeDeflate, Z64_NARROW_ROWS, Z64_WIDE_ROWS } from '../../src/node/render-ports';
 import { getDot, type MonoBitmap } from '../../src/render/bitmap';
 import { greyToMono, rgbaToGrey } from '../../src/render/mono';
 import { renderPdf } from '../../src/render/pdf';
@@ -127,6 +127,11 @@ async function perItem(n: number, fn: (i: number) => unknown): Promise<{ stat: S
   return { stat: stats(samples), totalMs: performance.now() - start };
 }
 
+/** The zlib settings nodeDeflate uses for rows of `rowBytes`, for the table. */
+const zlibSettings = (rowBytes: number): string => {
+  const z = rowBytes <= Z64_NARROW_ROWS.maxRowBytes ? Z64_NARROW_ROWS : Z64_WIDE_ROWS;
+  return `level ${z.level}, ${2 ** (z.windowBits - 10)} KiB window`;
+};
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;
 
 /** The rows inside a `:Z64:…:CRC` string. */
@@ -314,7 +319,7 @@ section('encoders', async () => {
   row(
     'encode bitmap → ^GFA Z64 (ours, Node ports)',
     s.z64!,
-    `${bitmap.width}×${bitmap.height}, node:zlib level ${NODE_Z64_LEVEL}`,
+    `${bitmap.width}×${bitmap.height}, node:zlib ${zlibSettings(bitmap.rowBytes)}`,
   );
   row('encode bitmap → ^GFA Z64 (ours, fflate)', s.z64_fflate!, 'the default without ports (browser)');
   row('encode bitmap → ^GFA ACS (ours)', s.acs!);
@@ -389,8 +394,8 @@ section('zpl-breakdown', async () => {
       const mono = toMonoBitmapFast(scene, realPorts.fonts);
       lap('1-bit rasteriser (Scene → bitmap)');
       const packed = mono.data.subarray(0, mono.rowBytes * mono.height);
-      nodeDeflate(packed);
-      lap(`deflate (node:zlib level ${NODE_Z64_LEVEL})`);
+      nodeDeflate(packed, mono.rowBytes);
+      lap(`deflate (node:zlib ${zlibSettings(mono.rowBytes)})`);
       buildZplJob({ bitmap: mono, labelHome: { x: 0, y: 0 }, deflate: nodeDeflate });
       lap('whole ^GFA Z64 job (deflate + base64 + CRC + assembly)');
       if (i >= 0 && i < q(20, 3) && dpi !== 600) {

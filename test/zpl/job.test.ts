@@ -195,9 +195,9 @@ describe('buildZplJobs', () => {
   it('passes an injected deflate to every Z64 field, and the jobs print back identically', () => {
     const bitmap = typicalLabel();
     let calls = 0;
-    const deflate = (bytes: Uint8Array): Uint8Array => {
+    const deflate = (bytes: Uint8Array, rowBytes?: number): Uint8Array => {
       calls++;
-      return nodeDeflate(bytes);
+      return nodeDeflate(bytes, rowBytes);
     };
     const [job] = buildZplJobs([{ bitmap }], { deflate });
     expect(calls).toBe(2); // 812 × 1218 at 102 bytes a row: two bands of at most 99,999 bytes
