@@ -7,6 +7,7 @@
 import type * as fontkit from 'fontkit';
 import { visualRuns } from './bidi';
 import { LruCache } from './lru';
+import { shapePairwiseAscii } from './text-pairwise';
 
 /** Glyphs of a shaped line or run in visual order; all lengths in font units, y up (fontkit's convention). */
 export interface Shaped {
@@ -38,6 +39,11 @@ export function shapeRun(font: fontkit.Font, text: string, rtl: boolean): Shaped
   const key = (rtl ? 'r' : 'l') + text;
   const hit = cache.get(key);
   if (hit) return hit;
+  const fast = rtl ? undefined : shapePairwiseAscii(font, text);
+  if (fast) {
+    cache.set(key, fast);
+    return fast;
+  }
 
   const run = font.layout(text, undefined, undefined, undefined, rtl ? 'rtl' : 'ltr');
   const shaped: Shaped = { ids: [], advances: [], xOffsets: [], yOffsets: [], advance: 0 };
