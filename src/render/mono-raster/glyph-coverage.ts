@@ -112,29 +112,34 @@ export function glyphRunPatch(
   if (!(x0 < x1 && y0 < y1)) return null;
   const w = x1 - x0;
   const h = y1 - y0;
-  const sum = new Uint8Array(w * h);
+  // Clamped: coverage that overlaps (kerned or touching glyphs) saturates at 255, as it did with Math.min.
+  const sum = new Uint8ClampedArray(w * h);
   for (const { c, x, y } of placed) {
     const fromRow = Math.max(0, y0 - y);
     const toRow = Math.min(c.height, y1 - y);
     const fromCol = Math.max(0, x0 - x);
     const toCol = Math.min(c.width, x1 - x);
+    const cov = c.cov;
     for (let r = fromRow; r < toRow; r++) {
-      const src = r * c.width;
-      const dst = (y + r - y0) * w + (x - x0);
-      for (let k = fromCol; k < toCol; k++) {
-        const v = c.cov[src + k] ?? 0;
-        if (v !== 0) sum[dst + k] = Math.min(255, (sum[dst + k] ?? 0) + v);
+      const src = r * c.width - (y + r - y0) * w - (x - x0);
+      for (let d = (y + r - y0) * w + (x - x0) + fromCol, end = d - fromCol + toCol; d < end; d++) {
+        const v = cov[src + d] as number;
+        if (v !== 0) sum[d] = (sum[d] as number) + v;
       }
     }
   }
   const mask = createMonoBitmap(w, h);
+  const bits = mask.data;
   const need = ink.need;
   for (let r = 0; r < h; r++) {
     const row = r * w;
     const out = r * mask.rowBytes;
-    for (let k = 0; k < w; k++) {
-      if ((sum[row + k] ?? 0) >= need)
-        mask.data[out + (k >> 3)] = (mask.data[out + (k >> 3)] ?? 0) | (0x80 >> (k & 7));
+    for (let k0 = 0; k0 < w; k0 += 8) {
+      let byte = 0;
+      for (let k = k0, end = Math.min(w, k0 + 8); k < end; k++) {
+        if ((sum[row + k] as number) >= need) byte |= 0x80 >> (k & 7);
+      }
+      if (byte !== 0) bits[out + (k0 >> 3)] = byte;
     }
   }
   return { x: x0, y: y0, mask };
