@@ -1,8 +1,10 @@
 /**
  * Value → module geometry, once per (format, value, options): the live preview calls this on every keystroke,
- * so results are kept in a small LRU. QR codes come from our own encoder (qr/), everything else from bwip-js.
+ * so results are kept in a small LRU. QR codes and Code 128 come from our own encoders (qr/, code128.ts),
+ * everything else from bwip-js.
  */
 import { bwipRaw, type RawSymbol } from './bwip';
+import { encodeCode128 } from './code128';
 import { BarcodeValueError } from './errors';
 import { formatLabel, quietZone, type BarcodeFormat } from './formats';
 import { DEFAULT_QR_ERROR_CORRECTION, type BarcodeGeometry, type EncodeOptions } from './geometry';
@@ -69,11 +71,17 @@ function cacheKey(format: BarcodeFormat, value: string, o: EncodeOptions): strin
  * QR codes through our encoder: bwip-js takes 3–6 ms a symbol (its masks run in a PostScript emulation), ours
  * about 0.2 ms for a shipping label's URL. A value too long for version 40 goes to bwip-js, whose error bwip.ts
  * words for the user (it fails the same way; it could only fit more through Kanji mode, which we do not use).
+ * Code 128 likewise: bwip-js takes 0.1–0.2 ms for a tracking number, ours the same bars in 2–10 µs; a value
+ * over BWIPP's 500 characters goes to bwip-js for its error. GS1-128 stays with bwip-js (AI rules, FNC1).
  */
 function rawSymbol(format: BarcodeFormat, text: string, options: EncodeOptions): RawSymbol {
   if (format === 'qrcode') {
     const qr = encodeQr(text, options.qrErrorCorrection ?? DEFAULT_QR_ERROR_CORRECTION);
     if (qr) return { kind: 'matrix', pixs: qr.modules, cols: qr.size, rows: qr.size };
+  }
+  if (format === 'code128') {
+    const sbs = encodeCode128(text);
+    if (sbs) return { kind: 'linear', sbs };
   }
   return bwipRaw(format, text, options);
 }
