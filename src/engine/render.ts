@@ -72,6 +72,9 @@ export async function scenesFor(
   onInvalid: 'throw' | 'mark' = 'throw',
 ): Promise<Scene[]> {
   const images = await ports.loadImages(collectImageUrls(markups));
+  // One markup (the job queue renders label by label): nothing to share, no key to build.
+  if (markups.length === 1)
+    return [layout(markups[0] as Markup, { fonts: ports.fonts, images, target, onInvalid })];
   const byKey = new Map<string, Scene>();
   return markups.map((markup) => {
     const key = JSON.stringify(markup);
