@@ -178,12 +178,20 @@ export async function renderPngLabels(
   checkRange('dpi', dpi, { min: 10, max: DPI_RANGE.max });
   const scenes = await scenesFor(markups, { unit: 'dots', dpi }, ports);
   const cache = new Map<Scene, Uint8Array>();
-  return scenes.map((scene) => {
+  const out: Uint8Array[] = [];
+  for (const scene of scenes) {
     let png = cache.get(scene);
     if (!png) {
+      // A turn of the event loop before each new render: resvg-js frees a render's native memory (~9 MB for a
+      // 4x6 label) only from a later turn, so 100 different labels in one call would otherwise hold ~900 MB.
+      if (cache.size > 0) await nextTurn();
       png = ports.renderPng(scene, ports.fonts, { dpi });
       cache.set(scene, png);
     }
-    return png;
-  });
+    out.push(png);
+  }
+  return out;
 }
+
+/** Resolves on a later turn of the event loop (timers run after the turn's pending native callbacks). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));

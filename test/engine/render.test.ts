@@ -213,6 +213,18 @@ describe('PNG', () => {
     expect(image.grey[10 * 1200 + 10]).toBeLessThan(64);
     expect(image.grey[899 * 1200 + 1199]).toBeGreaterThan(192);
   });
+
+  it('many different labels in one call do not pile up native memory (resvg frees a render on a later turn)', async () => {
+    // 40 different 4x6 labels: resvg-js holds ~9 MB per render until the event loop turns, ~360 MB in a tight loop.
+    const markups = Array.from({ length: 40 }, (_, i) =>
+      markupsOf('shipping-4x6', { ...SAMPLE_DATA['shipping-4x6'], ship_to_name: `Recipient ${i}` }),
+    ).flat();
+    const before = process.memoryUsage().rss;
+    const pngs = await renderPngLabels(markups, 203, ports);
+    const grownMb = (process.memoryUsage().rss - before) / 1e6;
+    expect(new Set(pngs.map((p) => Buffer.from(p).toString('base64'))).size).toBe(40);
+    expect(grownMb).toBeLessThan(150);
+  });
 });
 
 describe('RFID (rfid-asset-4x2)', () => {
