@@ -169,7 +169,8 @@ interface LayoutTable {
   version?: number;
   featureVariations?: unknown;
   featureList: ArrayLike<{ tag: string; feature: { lookupListIndexes: number[] } }>;
-  lookupList: { toArray?(): Lookup[] } & ArrayLike<Lookup>;
+  /** fontkit's LazyArray (decodes an entry on `get`) or a plain array. */
+  lookupList: { get?(index: number): Lookup | undefined } & ArrayLike<Lookup>;
 }
 interface Lookup {
   lookupType: number;
@@ -202,9 +203,10 @@ export function unsafeAsciiGlyphs(font: OtFont, ascii: ReadonlySet<number>): Set
     for (const record of list(table.featureList)) {
       if (DEFAULT_FEATURES.has(record.tag)) for (const i of record.feature.lookupListIndexes) used.add(i);
     }
-    const lookups = list(table.lookupList);
+    // Only the lookups the default features use: decoding the whole list costs more than the rest together.
+    const lookups = table.lookupList;
     for (const index of used) {
-      const lookup = lookups[index];
+      const lookup = lookups.get ? lookups.get(index) : lookups[index];
       if (!lookup) continue;
       for (let sub of list(lookup.subTables)) {
         let type = lookup.lookupType;
