@@ -21,7 +21,7 @@ import type {
 } from '../../src/ipc/contract';
 import { IpcError } from '../../src/ipc/errors';
 import { createTransport, openTransport } from '../printers/open-transport';
-import { decidePrinterSetup, FALLBACK_DPI, type PrinterSetup } from '../jobs/printer-setup';
+import { askOverNewConnection, decidePrinterSetup, FALLBACK_DPI, type PrinterSetup } from '../printers/setup';
 import { createProfileStore } from '../printers/profile-store';
 import { discoverPrinters } from '../printers/discovery';
 import { printLanguage } from '../printers/language';
@@ -37,7 +37,7 @@ export interface AppPrinters {
   status(id: string, busy?: PrinterStatusView): Promise<PrinterStatusView>;
   /**
    * Dpi and ZPL settings to render for this printer, decided where the job service decides them
-   * (main/jobs/printer-setup.ts); a dpi asked from the printer is saved in its profile.
+   * (main/printers/setup.ts); a dpi asked from the printer is saved in its profile.
    */
   setup(printer: PrinterView): Promise<PrinterSetup>;
   /** The dpi its profile holds (never asks the printer). */
@@ -222,11 +222,10 @@ export function appPrinters(dataDir: string): AppPrinters {
       const profile = await profiles.get(printer.uri);
       const setup = await decidePrinterSetup(printer.uri, undefined, {
         profile,
-        connect: (uri) => openTransport(uri, { timeoutMs: 3000 }),
+        askDpi: askOverNewConnection(printer.uri, (uri) => openTransport(uri, { timeoutMs: 3000 })),
+        name: printer.name,
       });
-      if (setup.detected && !profile) {
-        await profiles.put(defaultProfile(printer.uri, printer.name, setup.dpi, 'detected'));
-      }
+      if (setup.save) await profiles.put(setup.save);
       return setup;
     },
     async discover() {

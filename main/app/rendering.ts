@@ -18,7 +18,7 @@ import {
   type RenderPorts,
 } from '../../src/engine/render';
 import { defaultPrintWidthDots } from '../../src/printers/profiles';
-import { FALLBACK_DPI } from '../jobs/printer-setup';
+import { FALLBACK_DPI } from '../printers/setup';
 import type { Markup, Template } from '../../src/template/schema';
 import { toWireScene } from '../../src/ipc/wire-scene';
 import type {

@@ -65,7 +65,7 @@ export interface NewJob {
   rows: readonly JobRowInput[];
   /** Copies per row when the row does not say (default 1). */
   copies?: number;
-  /** Render at this dpi; default: printer profile, else asked from the printer, else 203 (printer-setup.ts). */
+  /** Render at this dpi; default: printer profile, else asked from the printer, else 203 (main/printers/setup.ts). */
   dpi?: number;
   /** Default: the service's user. */
   user?: string;

@@ -18,7 +18,6 @@
  * in the same transaction (sqlite-counters.ts says what happens to them on cancel and reprint).
  */
 import { hostname, userInfo } from 'node:os';
-import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { planBatch } from '../../src/jobs/batch';
 import { ProgressTracker, type JobServiceEvent } from '../../src/jobs/events';
@@ -26,7 +25,6 @@ import { formatLabelList, isUnfinished, type Job, type JobSpec } from '../../src
 import { runPrinterQueue } from '../../src/jobs/queue';
 import { JobNotFound } from '../../src/jobs/store';
 import { LabelNotRendered, type JobEvent, type WorkerDeps } from '../../src/jobs/worker';
-import { defaultProfile } from '../../src/printers/profiles';
 import type { PrinterTransport } from '../../src/printers/transport';
 import { formatPrinterUri, parsePrinterUri } from '../../src/printers/uri';
 import { counterFields, counterSettings, counterValuesAt, formatCounter } from '../../src/resolve/counters';
@@ -35,7 +33,7 @@ import { parseTemplate } from '../../src/template/parse';
 import { createTransport } from '../printers/open-transport';
 import { createProfileStore } from '../printers/profile-store';
 import { createLabelRenderer } from './label-renderer';
-import { decidePrinterSetup } from './printer-setup';
+import { askOverNewConnection, decidePrinterSetup } from '../printers/setup';
 import { sqliteAuditLog, type NewAuditEntry } from './sqlite-audit-log';
 import { sqliteCounters } from './sqlite-counters';
 import { openSqliteJobStore, type JobSummary } from './sqlite-job-store';
@@ -265,10 +263,14 @@ export function openJobService(options: JobServiceOptions): JobService {
     }
     if (rows.length === 0) throw new JobRequestError('nothing to print: the job has no rows');
     const profile = await profiles.get(printer);
-    const setup = await decidePrinterSetup(printer, request.dpi, { profile, connect });
-    if (setup.detected && !profile) {
-      // Saved like `labeldesk print` does, so the next job does not ask a printer that may be busy printing.
-      await profiles.put(defaultProfile(printer, basename(printer), setup.dpi, 'detected'));
+    // Asks the printer only without a profile: it may be busy printing another job over its one connection.
+    const setup = await decidePrinterSetup(printer, request.dpi, {
+      profile,
+      askDpi: askOverNewConnection(printer, connect),
+      whenUnreachable: 'the job is stored and waits for the printer',
+    });
+    if (setup.save) {
+      await profiles.put(setup.save);
       setup.warnings.push(`detected ${setup.dpi} dpi; saved in the printer profile (${profiles.path})`);
     }
     // Equal copies: rows stored once with `copies`; else each row repeated, one label each.

@@ -1,28 +1,22 @@
 /**
  * `labeldesk print`: render a template for one printer and send it. ZPL at the printer's own dpi for ZPL
- * printers (profile, else asked over the wire, else the --dpi given), PDF for OS queues that are not raw.
+ * printers (main/printers/setup.ts decides, as for jobs), PDF for OS queues that are not raw.
  * The printer profile (print width, darkness, offsets) applies to every label; a detected dpi is saved in it.
  * A printer that can report status is asked first: paper out or an open head refuses the print, with the
  * reason, instead of queueing labels into a printer that cannot print them.
  */
-import { basename } from 'node:path';
 import { checkApiData, resolve } from '../resolve/resolve';
 import { renderPdfLabels, renderZplLabels } from '../engine/render';
 import { nodeRenderPorts } from '../node/render-ports';
 import { defaultDataDir } from '../engine/server/data-dir';
 import { PrinterError } from '../printers/transport';
-import { queryDpi, queryStatus } from '../printers/query';
-import {
-  defaultPrintWidthDots,
-  defaultProfile,
-  withDetectedDpi,
-  zplJobSettings,
-  PrinterProfileError,
-} from '../printers/profiles';
+import { queryStatus } from '../printers/query';
+import { PrinterProfileError } from '../printers/profiles';
 import { dpiOption, printerOption } from './printer-args';
 import { createTransport } from '../../main/printers/open-transport';
 import { createProfileStore } from '../../main/printers/profile-store';
 import { printLanguage } from '../../main/printers/language';
+import { decidePrinterSetup, dpiReportedBy } from '../../main/printers/setup';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
 import {
   loadTemplateEntry,
@@ -81,7 +75,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
   });
 
   try {
-    let profile = await profiles.get(printerText);
+    const profile = await profiles.get(printerText);
     await transport.open({ timeoutMs: 10_000 });
     try {
       if (transport.capabilities.status && !values.force) {
@@ -96,27 +90,22 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
       let payload: string | Uint8Array;
       let summary: string;
       if (format === 'zpl') {
-        let dpi = dpiArg ?? profile?.dpi;
-        if (dpi === undefined && transport.capabilities.status) {
-          dpi = (await queryDpi(transport)).dpi;
-          profile = await profiles.put(defaultProfile(printerText, basename(printerText), dpi, 'detected'));
+        // This command holds the printer's connection anyway, so a detected dpi is checked again each time.
+        const {
+          dpi,
+          zpl: settings,
+          save,
+          warnings,
+        } = await decidePrinterSetup(printerText, dpiArg, {
+          profile,
+          askDpi: () => dpiReportedBy(transport),
+          refresh: true,
+        });
+        if (save) {
+          await profiles.put(save);
           io.stderr(`detected ${dpi} dpi; saved in the printer profile (${profiles.path})\n`);
-        } else if (dpi !== undefined && profile && dpiArg === undefined && transport.capabilities.status) {
-          const detected = (await queryDpi(transport)).dpi;
-          const updated = withDetectedDpi(profile, detected);
-          if (updated !== profile) profile = await profiles.put(updated);
-          dpi = profile.dpi;
         }
-        if (dpi === undefined) {
-          dpi = 203;
-          io.stderr(
-            `warning: ${printerText} cannot report its resolution; printing at 203 dpi (use --dpi)\n`,
-          );
-        }
-        const settings =
-          profile && profile.dpi === dpi
-            ? zplJobSettings(profile)
-            : { maxWidthDots: defaultPrintWidthDots(dpi) };
+        for (const w of warnings) io.stderr(`warning: ${w}\n`);
         const result = await renderZplLabels(markups, { dpi, ...settings }, ports);
         payload = result.labels.join('');
         summary = `${result.count} label${result.count === 1 ? '' : 's'} as ZPL at ${dpi} dpi`;
