@@ -112,8 +112,12 @@ export function glyphRunPatch(
   if (!(x0 < x1 && y0 < y1)) return null;
   const w = x1 - x0;
   const h = y1 - y0;
+  // Rows of the sum padded to whole mask bytes, so eight dots are two 32-bit words: the threshold pass skips the
+  // white between and around glyphs (most of a text block) a mask byte at a time (an ink needs 1 or more).
+  const sw = (w + 7) & ~7;
   // Clamped: coverage that overlaps (kerned or touching glyphs) saturates at 255, as it did with Math.min.
-  const sum = new Uint8ClampedArray(w * h);
+  const sum = new Uint8ClampedArray(sw * h);
+  const words = new Uint32Array(sum.buffer);
   for (const { c, x, y } of placed) {
     const fromRow = Math.max(0, y0 - y);
     const toRow = Math.min(c.height, y1 - y);
@@ -121,8 +125,8 @@ export function glyphRunPatch(
     const toCol = Math.min(c.width, x1 - x);
     const cov = c.cov;
     for (let r = fromRow; r < toRow; r++) {
-      const src = r * c.width - (y + r - y0) * w - (x - x0);
-      for (let d = (y + r - y0) * w + (x - x0) + fromCol, end = d - fromCol + toCol; d < end; d++) {
+      const src = r * c.width - (y + r - y0) * sw - (x - x0);
+      for (let d = (y + r - y0) * sw + (x - x0) + fromCol, end = d - fromCol + toCol; d < end; d++) {
         const v = cov[src + d] as number;
         if (v !== 0) sum[d] = (sum[d] as number) + v;
       }
@@ -132,9 +136,10 @@ export function glyphRunPatch(
   const bits = mask.data;
   const need = ink.need;
   for (let r = 0; r < h; r++) {
-    const row = r * w;
+    const row = r * sw;
     const out = r * mask.rowBytes;
     for (let k0 = 0; k0 < w; k0 += 8) {
+      if (((words[(row + k0) >> 2] as number) | (words[(row + k0 + 4) >> 2] as number)) === 0) continue;
       let byte = 0;
       for (let k = k0, end = Math.min(w, k0 + 8); k < end; k++) {
         if ((sum[row + k] as number) >= need) byte |= 0x80 >> (k & 7);
