@@ -52,6 +52,11 @@ export interface PrinterSetupDeps {
   name?: string;
   /** What happens to the print when the printer cannot be reached, added to that warning. */
   whenUnreachable?: string;
+  /**
+   * A printer that does not answer fails the setup instead of being a warning: for a caller that holds the
+   * connection and prints right away, a label scaled for a guessed dpi is worse than no label.
+   */
+  failIfUnanswered?: boolean;
 }
 
 /** Decides dpi and ZPL settings for `printer` (see the module comment). */
@@ -71,7 +76,7 @@ export async function decidePrinterSetup(
       dpi = await deps.askDpi();
       detected = dpi !== undefined;
     } catch (e) {
-      if (!(e instanceof PrinterError)) throw e;
+      if (!(e instanceof PrinterError) || deps.failIfUnanswered) throw e;
       warnings.push(deps.whenUnreachable ? `${e.message}; ${deps.whenUnreachable}` : e.message);
     }
     if (dpi !== undefined) {

@@ -100,6 +100,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
           profile,
           askDpi: () => dpiReportedBy(transport),
           refresh: true,
+          failIfUnanswered: true,
         });
         if (save) {
           await profiles.put(save);

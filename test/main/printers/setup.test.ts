@@ -104,6 +104,16 @@ describe('decidePrinterSetup', () => {
     ]);
   });
 
+  it('a caller printing over its own connection can have an unanswered query fail instead', async () => {
+    const setup = decidePrinterSetup(URI, undefined, {
+      profile: detectedAt(300),
+      askDpi: unreachable,
+      refresh: true,
+      failIfUnanswered: true,
+    });
+    await expect(setup).rejects.toThrow(/connection refused/);
+  });
+
   it('a link that cannot report (a file, a CUPS queue) is not asked', async () => {
     const t = memoryTransport(new ZebraPrinterModel({ dpi: 300 }), URI);
     await t.open();
