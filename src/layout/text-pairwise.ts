@@ -179,6 +179,7 @@ interface Lookup {
 interface OtFont {
   GSUB?: LayoutTable;
   GPOS?: LayoutTable;
+  GDEF?: { glyphClassDef?: ClassDef };
   morx?: unknown;
 }
 
@@ -188,10 +189,15 @@ const list = <T>(a: ({ toArray?(): T[] } & ArrayLike<T>) | undefined): T[] =>
 /**
  * The ASCII glyphs (`ascii`) that a default-feature lookup may substitute or move other than by pair kerning, or
  * null when the font's shaping of ASCII text is not pairwise at all (a contextual rule or mark attachment that can
- * fire on ASCII, kerning that moves a pair's second glyph, AAT tables, font variations).
+ * fire on ASCII, kerning that moves a pair's second glyph, an ASCII glyph that GDEF does not class as a base glyph,
+ * AAT tables, font variations).
  */
 export function unsafeAsciiGlyphs(font: OtFont, ascii: ReadonlySet<number>): Set<number> | null {
   if (font.morx) return null;
+  // Lookups skip glyphs by their GDEF class (ignoreMarks, ignoreLigatures, ...): a kerning pair or a ligature
+  // could then reach across an ASCII glyph, which no pair shows. Only plain base glyphs keep shaping pairwise.
+  const classes = font.GDEF?.glyphClassDef;
+  if (classes && [...ascii].some((g) => classOf(classes, g) !== 1)) return null;
   const unsafe = new Set<number>();
   for (const [table, isGsub] of [
     [font.GSUB, true],

@@ -144,6 +144,17 @@ describe('unsafeAsciiGlyphs (which fonts shape ASCII pairwise)', () => {
     expect(unsafeAsciiGlyphs({ GPOS: table('mark', 4, { markCoverage: coverage(12) }) }, ascii)).toBeNull();
   });
 
+  it('refuses the font when GDEF classes an ASCII glyph as anything but a base glyph (lookups may skip it)', () => {
+    const gdef = (cls: number) => ({
+      glyphClassDef: { version: 2, classRangeRecord: [{ start: 10, end: 12, class: cls }] },
+    });
+    expect(unsafeAsciiGlyphs({ GDEF: gdef(1) }, ascii)).toEqual(new Set());
+    expect(unsafeAsciiGlyphs({ GDEF: gdef(3) }, ascii)).toBeNull();
+    expect(
+      unsafeAsciiGlyphs({ GDEF: { glyphClassDef: { version: 2, classRangeRecord: [] } } }, ascii),
+    ).toBeNull();
+  });
+
   it('marks the first glyph of a ligature of three ASCII glyphs, not of one that needs a mark', () => {
     const liga = (components: number[]) => ({
       version: 1,
