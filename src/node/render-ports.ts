@@ -13,9 +13,9 @@ import { createImageLoader, type ImageLoaderOptions } from './image-loader';
  * zlib settings for `:Z64:` bitmap rows, chosen by measurement on the shipping 4 × 6 in label (docs/performance.md,
  * "Why these zlib settings"). A 1-bit label repeats mostly within a few rows (the row above, a white run), so a
  * small window finds nearly every match while the hash chains stay short:
- *  - rows up to 160 bytes (4 in wide at 203 and 300 dpi): level 7, a 2 KiB window — at 203 dpi 1.1 ms against
- *    2.0 ms for level 8 with the full 32 KiB window, and 0.3 % SMALLER than level 9;
- *  - wider rows (600 dpi, wide labels): level 8, an 8 KiB window — level 7 there is 7 % larger than level 9.
+ *  - rows up to 160 bytes (4 in wide at 203 and 300 dpi): level 7, a 2 KiB window — at 203 dpi about half the
+ *    time of level 8 with the full 32 KiB window, and slightly smaller than level 9 on the shipping label;
+ *  - wider rows (600 dpi, wide labels): level 8, an 8 KiB window — level 7 there is 5–7 % larger than level 9.
  * Every zlib decoder (the printer's included) reads a stream made with a smaller window.
  */
 export const Z64_NARROW_ROWS = { maxRowBytes: 160, level: 7, windowBits: 11, memLevel: 8 } as const;
