@@ -11,7 +11,7 @@ import { formatLabelList } from '../jobs/model';
 import { dpiOption, printerOption } from './printer-args';
 import { CliError, UsageError, type CliIo } from './io';
 import { loadTemplateEntry, parseOptions, templateOptions } from './template-commands';
-import { asCliError, printAndReport, withJobService } from './jobs-command';
+import { asCliError, printAndReport, withJobService } from './job-run';
 
 export const BATCH_HELP = `Usage: labeldesk batch --csv FILE --template NAME|FILE --printer URI [options]
 
