@@ -4,7 +4,6 @@
  * duplicate one silently. Job progress reaches the renderer as `job` events; while a job holds a printer, its
  * view of the printer answers the status poll (no second connection competing for the printer).
  */
-import { dirname } from 'node:path';
 import { BatchError, type BatchPlan } from '../../src/jobs/batch';
 import type { JobServiceEvent } from '../../src/jobs/events';
 import type { Template } from '../../src/template/schema';
@@ -25,7 +24,6 @@ import { openJobService, type JobDetail, type JobService } from '../jobs/job-ser
 import type { AppPrinters } from './printers';
 import { checkLabel, filled, type Rendering } from './rendering';
 import { createTransport } from '../printers/open-transport';
-import type { AppTemplates } from './templates';
 
 export interface AppJobs {
   /** A tracked job for label printers; one PDF straight to the spooler for OS queues that want documents. */
@@ -66,7 +64,6 @@ async function sendDocument(printer: PrinterView, pdf: Uint8Array, title: string
 
 export function createAppJobs(deps: {
   dataDir: string;
-  templates: AppTemplates;
   printers: AppPrinters;
   rendering: Rendering;
   /** Whether labels of this template come from the hosted API (else the bundled engine resolves them). */
@@ -166,15 +163,10 @@ export function createAppJobs(deps: {
     deps.emit({ kind: 'job', job: view(job), etaSeconds, message });
   });
 
-  const templateOf = async (ref: TemplateRef): Promise<{ template: Template; baseDir?: string }> => {
-    const entry = await deps.templates.get(ref);
-    return { template: entry.template, ...(entry.file ? { baseDir: dirname(entry.file) } : {}) };
-  };
-
   const plan = async (
     input: BatchInput,
   ): Promise<{ plan: BatchPlan; template: Template; baseDir?: string }> => {
-    const { template, baseDir } = await templateOf(input.ref);
+    const { template, baseDir } = await deps.rendering.entry(input.ref);
     try {
       const result = service.planBatch(input.csv, template, {
         ...(input.mapping ? { map: input.mapping } : {}),
@@ -216,20 +208,22 @@ export function createAppJobs(deps: {
   return {
     async print(ref, values, copies, printer) {
       await refreshNames();
-      const { template, baseDir } = await templateOf(ref);
-      checkLabel(template, values);
+      const entry = await deps.rendering.entry(ref);
+      const { template, baseDir } = entry;
       const plural = `${copies} ${copies === 1 ? 'label' : 'labels'}`;
       if (printer.language === 'pdf') {
         // An office printer's queue: its driver prints documents, and the OS spooler tracks the job.
-        const pdf = await deps.rendering.pdf(ref, await deps.rendering.markups(ref, values, copies));
+        const pdf = await deps.rendering.pdf(entry, await deps.rendering.markups(entry, ref, values, copies));
         await sendDocument(printer, pdf, template.name);
         return { job: null, message: `Sent ${plural} as one PDF to ${printer.name}.` };
       }
       // Hosted: the API resolves the labels (one call, counted as `copies` prints; the bundled engine stands in
-      // when it is unreachable), and the job prints them at the printer's own dpi.
+      // when it is unreachable), and the job prints them at the printer's own dpi. `markups` checks the form's
+      // rules; without it they are checked here.
       const markups = (await deps.isHosted(ref))
-        ? await deps.rendering.markups(ref, values, copies)
+        ? await deps.rendering.markups(entry, ref, values, copies)
         : undefined;
+      if (!markups) checkLabel(template, values);
       const { job } = await service.addJob({
         template,
         ...(baseDir ? { baseDir } : {}),

@@ -37,15 +37,25 @@ import type { AppPrinters } from './printers';
 import type { AppTemplates } from './templates';
 import { monoToPng } from './mono-png';
 
+export interface LabelEntry {
+  template: Template;
+  /** The template file's folder (user templates), where relative image paths are read. */
+  baseDir?: string;
+  ports: RenderPorts;
+}
+
 export interface Rendering {
   preview(ref: TemplateRef, values: FieldValues): Promise<PreviewResult>;
   raster(ref: TemplateRef, values: FieldValues, printer: PrinterView | undefined): Promise<RasterPreview>;
-  /** Markup for `copies` labels from the backend that prints this template (hosted calls count as prints). */
-  markups(ref: TemplateRef, values: FieldValues, copies: number): Promise<Markup[]>;
+  /** The template, looked up once per print or export, and the ports that read its relative image paths. */
+  entry(ref: TemplateRef): Promise<LabelEntry>;
+  /**
+   * Markup for `copies` labels from the backend that prints this template (hosted calls count as prints), after
+   * the form's rules are checked.
+   */
+  markups(entry: LabelEntry, ref: TemplateRef, values: FieldValues, copies: number): Promise<Markup[]>;
   /** One PDF of the labels (for an OS queue's driver). */
-  pdf(ref: TemplateRef, list: readonly Markup[]): Promise<Uint8Array>;
-  /** ZPL for a printer: its dpi, width, offsets and darkness. */
-  zpl(markups: readonly Markup[], printer: PrinterView | undefined): Promise<string[]>;
+  pdf(entry: LabelEntry, list: readonly Markup[]): Promise<Uint8Array>;
   export(
     ref: TemplateRef,
     values: FieldValues,
@@ -85,9 +95,10 @@ export function createRendering(deps: {
       : { dpi: FALLBACK_DPI, zpl: { maxWidthDots: defaultPrintWidthDots(FALLBACK_DPI) } };
 
   /** The template, and the ports that read its relative image paths from its own folder. */
-  const entryOf = async (ref: TemplateRef) => {
+  const entryOf = async (ref: TemplateRef): Promise<LabelEntry> => {
     const entry = await templates.get(ref);
-    return { template: entry.template, ports: deps.ports(entry.file ? dirname(entry.file) : undefined) };
+    const baseDir = entry.file ? dirname(entry.file) : undefined;
+    return { template: entry.template, ports: deps.ports(baseDir), ...(baseDir ? { baseDir } : {}) };
   };
 
   const localMarkup = async (ref: TemplateRef, values: FieldValues) => {
@@ -95,8 +106,12 @@ export function createRendering(deps: {
     return { template, ports, markup: resolveOne(template, filled(values)) };
   };
 
-  const markups = async (ref: TemplateRef, values: FieldValues, copies: number): Promise<Markup[]> => {
-    const { template } = await entryOf(ref);
+  const markups = async (
+    { template }: LabelEntry,
+    ref: TemplateRef,
+    values: FieldValues,
+    copies: number,
+  ): Promise<Markup[]> => {
     // The form's rules hold whoever renders: a label with a required field missing is not printed or saved.
     checkLabel(template, values);
     const backend = await connection.backendFor(ref.source);
@@ -152,18 +167,18 @@ export function createRendering(deps: {
       };
     },
 
+    entry: entryOf,
     markups,
-    zpl: async (list, printer) => zpl(list, printer, deps.ports()),
-    async pdf(ref, list) {
-      const { template, ports } = await entryOf(ref);
+    async pdf({ template, ports }, list) {
       const [pdf] = await renderPdfLabels(list, ports, { merge: true, title: template.name });
       return pdf!;
     },
 
     async export(ref, values, copies, format, printer) {
+      const entry = await entryOf(ref);
+      const { template, ports } = entry;
       // One SVG or PNG is one label: ask for one (a hosted call counts every copy as a print).
-      const list = await markups(ref, values, format === 'svg' || format === 'png' ? 1 : copies);
-      const { template, ports } = await entryOf(ref);
+      const list = await markups(entry, ref, values, format === 'svg' || format === 'png' ? 1 : copies);
       const base = fileBase(template);
       switch (format) {
         case 'pdf': {

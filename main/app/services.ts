@@ -71,7 +71,6 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const rendering = createRendering({ templates, printers, connection, ports: getPorts });
   const jobs = createAppJobs({
     dataDir,
-    templates,
     printers,
     rendering,
     isHosted: async (ref) => (await connection.backendFor(ref.source)).kind === 'hosted',
