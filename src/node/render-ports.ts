@@ -18,7 +18,8 @@ import { createImageLoader, type ImageLoaderOptions } from './image-loader';
  *  - wider rows (600 dpi, wide labels): level 8, an 8 KiB window — level 7 there is 5–7 % larger than level 9.
  * Every zlib decoder (the printer's included) reads a stream made with a smaller window.
  */
-export const Z64_NARROW_ROWS = { maxRowBytes: 160, level: 7, windowBits: 11, memLevel: 8 } as const;
+export const Z64_NARROW_MAX_ROW_BYTES = 160;
+export const Z64_NARROW_ROWS = { level: 7, windowBits: 11, memLevel: 8 } as const;
 export const Z64_WIDE_ROWS = { level: 8, windowBits: 13, memLevel: 8 } as const;
 /** Anything else (PDF streams, fonts): level 8, the full window. */
 const GENERAL = { level: 8, memLevel: 9 } as const;
@@ -26,8 +27,7 @@ const GENERAL = { level: 8, memLevel: 9 } as const;
 /** Native zlib (RFC 1950 stream) for `:Z64:` data and PDF streams, injected through the render ports. */
 export function nodeDeflate(bytes: Uint8Array, rowBytes?: number): Uint8Array {
   if (rowBytes === undefined) return deflateSync(bytes, GENERAL);
-  const { maxRowBytes, ...narrow } = Z64_NARROW_ROWS;
-  return deflateSync(bytes, rowBytes <= maxRowBytes ? narrow : Z64_WIDE_ROWS);
+  return deflateSync(bytes, rowBytes <= Z64_NARROW_MAX_ROW_BYTES ? Z64_NARROW_ROWS : Z64_WIDE_ROWS);
 }
 
 export function nodeRenderPorts(images: ImageLoaderOptions = {}): RenderPorts {

@@ -10,18 +10,14 @@
  */
 import { zlibSync } from 'fflate';
 import type { MonoBitmap } from '../render/bitmap';
+import type { Deflate } from '../render/deflate';
 import { assertNever } from '../layout/scene';
 import { crc16XmodemValue } from './crc';
 
 export type GfaCompression = 'z64' | 'acs' | 'hex';
 
-/**
- * bytes → a zlib stream (RFC 1950: header, deflate data, Adler-32), as `:Z64:` carries it. Injected so Node can
- * use native zlib (src/node/render-ports.ts: faster, and smaller than fflate's level 9); the default,
- * fflate level 9, runs anywhere. `rowBytes` is given when the bytes are the rows of a 1-bit bitmap (`^GFA`
- * data), so a compressor may tune its search to the row length; any valid zlib stream is correct.
- */
-export type Deflate = (bytes: Uint8Array, rowBytes?: number) => Uint8Array;
+/** The zlib port (src/render/deflate.ts); Node passes native zlib, fflate level 9 is the default here. */
+export type { Deflate };
 
 export interface GfaOptions {
   /** zlib compressor for `z64`; default fflate level 9. */

@@ -32,7 +32,12 @@ import {
 import { collectImageUrls } from '../../src/layout/images';
 import { layout } from '../../src/layout/layout';
 import type { Scene } from '../../src/layout/scene';
-import { nodeDeflate, Z64_NARROW_ROWS, Z64_WIDE_ROWS } from '../../src/node/render-ports';
+import {
+  nodeDeflate,
+  Z64_NARROW_MAX_ROW_BYTES,
+  Z64_NARROW_ROWS,
+  Z64_WIDE_ROWS,
+} from '../../src/node/render-ports';
 import { getDot, type MonoBitmap } from '../../src/render/bitmap';
 import { greyToMono, rgbaToGrey } from '../../src/render/mono';
 import { renderPdf } from '../../src/render/pdf';
@@ -132,7 +137,7 @@ async function perItem(n: number, fn: (i: number) => unknown): Promise<{ stat: S
 
 /** The zlib settings nodeDeflate uses for rows of `rowBytes`, for the table. */
 const zlibSettings = (rowBytes: number): string => {
-  const z = rowBytes <= Z64_NARROW_ROWS.maxRowBytes ? Z64_NARROW_ROWS : Z64_WIDE_ROWS;
+  const z = rowBytes <= Z64_NARROW_MAX_ROW_BYTES ? Z64_NARROW_ROWS : Z64_WIDE_ROWS;
   return `level ${z.level}, ${2 ** (z.windowBits - 10)} KiB window`;
 };
 const ratio = (a: number, b: number): number => Math.round((a / b) * 100) / 100;

@@ -1,11 +1,11 @@
 /**
- * The zlib compressor for PDF streams (/FlateDecode is a zlib stream, RFC 1950). Injected like the `:Z64:`
- * one in src/zpl/gfa.ts so Node can pass native zlib; the default is fflate, which runs anywhere.
+ * The default zlib compressor for PDF streams (/FlateDecode is a zlib stream), where no native one is injected
+ * through the `Deflate` port (src/render/deflate.ts).
  */
 import { zlibSync } from 'fflate';
+import type { Deflate } from '../deflate';
 
-/** bytes → a zlib stream. */
-export type Deflate = (bytes: Uint8Array) => Uint8Array;
+export type { Deflate };
 
 /**
  * fflate at level 6 for content streams: on a label's content (mostly barcode and glyph operators) it is within

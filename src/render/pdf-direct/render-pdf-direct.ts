@@ -11,21 +11,15 @@ import { subsetFor, type FontSubset } from './font-subset';
 import { imageXObject, type ImageXObject } from './images';
 import { glyphsByFont, pageContent, pageSize, type PageResources } from './page-content';
 import { asciiBytes, PdfFile, num, pdfDate, textString } from './pdf-file';
+import type { RenderPdfOptions as PdfkitOptions, SvgImageRasterizer } from '../pdf/render-pdf';
 
-/** Turns SVG bytes into PNG bytes of the given pixel size (Node: `svgImageToPng` from src/render/raster). */
-export type SvgImageRasterizer = (svg: Uint8Array, width: number, height: number) => Uint8Array;
+export type { SvgImageRasterizer };
 
-export interface DirectPdfOptions {
-  /** Info /Title. Default "Label". */
-  title?: string;
-  author?: string;
-  subject?: string;
-  /** Info /CreationDate, default now. The file /ID is derived from the content, so a fixed date gives identical bytes. */
-  creationDate?: Date;
-  /** PDF cannot hold SVG images: with this port an SVG image node is rasterised to PNG; without it, it throws. */
-  rasterizeSvg?: SvgImageRasterizer;
-  /** Resolution for rasterised SVG images, in dots per inch. Default 300. */
-  svgImageDpi?: number;
+/**
+ * pdfkit's options (title, author, subject, creation date, the SVG image port and its dpi), plus the zlib port.
+ * The file /ID is derived from the content, so a fixed creation date gives identical bytes.
+ */
+export interface DirectPdfOptions extends PdfkitOptions {
   /** zlib compressor for content streams and images; default fflate (fonts are compressed once, when cached). */
   deflate?: Deflate;
 }
