@@ -148,13 +148,23 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
     return job;
   };
   const faultReason = (s: PrinterStatus): string => (s.reasons.length ? s.reasons.join(', ') : s.state);
+  /**
+   * A status the job can act on. Silence and an answer that is not a well-formed ~HS (garbage, truncated, a
+   * printer rebooting) are treated alike, as a lost connection: the job reconnects with backoff and counts the
+   * failure against `maxConnectFailures`, instead of waiting forever on a printer that never says "ready".
+   */
+  const usable = (status: PrinterStatus): PrinterStatus & { formatsInBuffer: number } => {
+    if (status.state === 'offline') throw new ConnectionLost(faultReason(status));
+    if (status.formatsInBuffer === null)
+      throw new ConnectionLost(`no usable status (${faultReason(status)})`);
+    return { ...status, formatsInBuffer: status.formatsInBuffer };
+  };
 
   /** ~HS until the printer can print; pauses the job (with the reason) meanwhile. */
   const waitUntilReady = async (transport: PrinterTransport): Promise<void> => {
     for (;;) {
-      const status = await query(transport);
+      const status = usable(await query(transport));
       if (status.state === 'ready') return transition('printing', null);
-      if (status.state === 'offline') throw new ConnectionLost(faultReason(status));
       transition('paused', faultReason(status), true, false, status.state);
       await deps.sleep(timing.faultPollMs);
     }
@@ -164,8 +174,7 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
   const confirm = async (transport: PrinterTransport, label: Label): Promise<void> => {
     if (transport.capabilities.status) {
       for (;;) {
-        const status = await query(transport);
-        if (status.state === 'offline') throw new ConnectionLost(faultReason(status));
+        const status = usable(await query(transport));
         if (status.formatsInBuffer === 0) break;
         if (status.state === 'ready') {
           await deps.sleep(timing.pollMs);
@@ -197,10 +206,7 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
   /** Decides the fate of a label left `sending`/`sent` by a fault or a crash. */
   const settle = async (transport: PrinterTransport, label: Label): Promise<void> => {
     if (transport.capabilities.status) {
-      const status = await query(transport);
-      if (status.state === 'offline') throw new ConnectionLost(faultReason(status));
-      if (status.formatsInBuffer === null)
-        throw new ConnectionLost(`no usable status (${faultReason(status)})`);
+      const status = usable(await query(transport));
       // Held in the buffer (one label in flight at a time, so it is this one): it will print; not a duplicate.
       if (status.formatsInBuffer > 0) return confirm(transport, label);
     } else if (label.state === 'sent') {

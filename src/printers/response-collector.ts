@@ -41,6 +41,10 @@ export class ResponseCollector {
     try {
       await send();
     } catch (e) {
+      // The link can drop while the query is being written: then `fail()` has already rejected `answer`, and
+      // nobody will ever await it — the write's own error is what the caller gets. Observe the rejection so it
+      // is not an unhandled one (which would take the whole process down).
+      answer.catch(() => undefined);
       this.settle();
       throw e;
     }

@@ -224,6 +224,37 @@ describe('runJob on a printer with status (~HS)', () => {
     expect(ended.reason).toMatch(/connection refused.*gave up after 4 retries/);
     expect(store.counts(job.id).pending).toBe(2);
   });
+
+  it.each([
+    ['garbage', 'HELLO\r\n'],
+    ['a truncated answer', '\u0002030,0,0,1245,000,0,0,0,000,0,0,0\u0003\r\n'],
+  ])(
+    'a printer that answers ~HS with %s is retried as a lost connection, bounded by maxConnectFailures',
+    async (_what, answer) => {
+      const printer = new ZebraPrinterModel({ dpi: 203 });
+      const store = memoryJobStore();
+      const job = newJob(store, 2);
+      const events: JobEvent[] = [];
+      const garbled = async (uri: string): Promise<PrinterTransport> => {
+        const t = memoryTransport(printer, uri);
+        await t.open();
+        return {
+          ...t,
+          // The printer takes jobs but its status answer is not a well-formed ~HS.
+          request: async () => toBytes(answer),
+        };
+      };
+      const d = deps(store, garbled, events);
+      d.timing = { ...d.timing, maxConnectFailures: 3 };
+      const ended = await runJob(job.id, d);
+      expect(ended.state).toBe('paused');
+      expect(ended.reason).toMatch(/no usable status.*gave up after 3 retries/);
+      expect(events.filter((e) => e.kind === 'connection-lost')).toHaveLength(3);
+      // It never took the garbage for "ready": nothing was sent.
+      expect(printer.jobs).toEqual([]);
+      expect(store.counts(job.id).pending).toBe(2);
+    },
+  );
 });
 
 describe('runJob on a printer without status (OS queue, file)', () => {
