@@ -98,6 +98,13 @@ export class SerialTransport extends StreamTransport {
     return new PrinterIoError(`${this.uri}: ${message}`, this.uri, { cause: error });
   }
 
+  protected override discard(stream: Duplex): void {
+    const port = stream as SerialPortClass;
+    // tcflush: bytes still queued in the OS for the UART are dropped rather than sent after we gave up.
+    if (port.isOpen) port.flush(() => port.destroy());
+    else port.destroy();
+  }
+
   protected shutdown(stream: Duplex): Promise<void> {
     const port = stream as SerialPortClass;
     return new Promise((resolve) => {

@@ -44,6 +44,10 @@ export abstract class StreamTransport implements PrinterTransport {
   protected abstract mapError(error: Error, bytesWritten: number, totalBytes: number): PrinterError;
   /** Ends the stream politely, resolving once it is closed. */
   protected abstract shutdown(stream: Duplex): Promise<void>;
+  /** Ends the stream at once, discarding what the printer has not read where the link allows it. */
+  protected discard(stream: Duplex): void {
+    stream.destroy();
+  }
 
   async open(options: OpenOptions = {}): Promise<void> {
     if (this.stream) return;
@@ -79,6 +83,13 @@ export abstract class StreamTransport implements PrinterTransport {
     if (!stream.destroyed) await this.shutdown(stream);
   }
 
+  async abort(): Promise<void> {
+    const stream = this.stream;
+    this.stream = undefined;
+    if (stream && !stream.destroyed) this.discard(stream);
+    await this.queue.catch(() => undefined);
+  }
+
   /** One operation at a time: a status query never interleaves with a job's bytes. */
   private serialised<T>(operation: () => Promise<T>): Promise<T> {
     const run = this.queue.then(operation, operation);
@@ -99,8 +110,9 @@ export abstract class StreamTransport implements PrinterTransport {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => {
           this.writing = undefined;
-          // The printer stopped reading; what it will do with a half-sent job is unknown, so drop the link.
-          stream.destroy();
+          // The printer stopped reading: drop the link and what is still queued for it, so the half-sent
+          // job cannot print later (a printer discards a format cut short).
+          this.discard(stream);
           reject(
             new PrinterTimeout(
               `${this.uri}: printer stopped accepting data for ${stallMs} ms after ${written} of ${bytes.length} bytes`,

@@ -93,6 +93,11 @@ export class TcpTransport extends StreamTransport {
     }
   }
 
+  protected override discard(stream: Duplex): void {
+    // A reset, not a FIN: the kernel drops unsent bytes instead of delivering them after we gave up.
+    (stream as Socket).resetAndDestroy();
+  }
+
   protected shutdown(stream: Duplex): Promise<void> {
     // Half-close and wait for the printer to close its side, so every byte is flushed before we report done.
     return new Promise((resolve, reject) => {

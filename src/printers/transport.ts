@@ -61,6 +61,12 @@ export interface PrinterTransport {
   request(data: Uint8Array | string, options: RequestOptions): Promise<Uint8Array>;
   /** Flushes and releases the connection. Safe to call twice and after a failure. */
   close(): Promise<void>;
+  /**
+   * Drops the connection at once, discarding bytes the printer has not read yet where the link allows it (a TCP
+   * reset; a serial port's output buffer flushed), so a job that was not confirmed cannot print later. Safe to
+   * call twice and after a failure. Transports without it are closed instead.
+   */
+  abort?(): Promise<void>;
 }
 
 /** Default timeouts in ms, shared by every transport so they behave alike. */
