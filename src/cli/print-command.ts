@@ -9,11 +9,14 @@ import { checkApiData, resolve } from '../resolve/resolve';
 import { renderPdfLabels, renderZplLabels } from '../engine/render';
 import { nodeRenderPorts } from '../node/render-ports';
 import { defaultDataDir } from '../engine/server/data-dir';
-import { PrinterError } from '../printers/transport';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { formatLabelList } from '../jobs/model';
+import { DeliveryFailed, deliverLabels } from '../printers/deliver';
+import { PrinterError, type PrinterTransport } from '../printers/transport';
 import { queryStatus } from '../printers/query';
 import { PrinterProfileError } from '../printers/profiles';
-import { dpiOption, printerOption } from './printer-args';
-import { createTransport } from '../../main/printers/open-transport';
+import { DEFAULT_PRINT_RETRIES, dpiOption, printerOption, retriesOption } from './printer-args';
+import { createTransport, openTransport } from '../../main/printers/open-transport';
 import { createProfileStore } from '../../main/printers/profile-store';
 import { printLanguage } from '../../main/printers/language';
 import { decidePrinterSetup, dpiReportedBy } from '../../main/printers/setup';
@@ -33,6 +36,7 @@ export const PRINT_HELP = `Usage: labeldesk print --printer URI --template NAME|
   --format zpl|pdf       default: zpl for tcp/usb/serial printers and raw CUPS queues, pdf for other queues
   --dpi N                ZPL resolution when the printer cannot tell and no profile has it
   --force                print even when the printer reports a fault
+  --retries N            reconnects after a dropped connection or an unanswered label (default 3)
   --data-dir DIR         where printer profiles live (default: $LABELDESK_DATA_DIR or the user data folder)
 
 Printer URIs: tcp://host:9100, usb://0a5f:0181[?serial=…], serial:///dev/ttyUSB0?baud=9600,
@@ -50,6 +54,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
     format: { type: 'string' },
     dpi: { type: 'string' },
     force: { type: 'boolean' },
+    retries: { type: 'string' },
     'data-dir': { type: 'string' },
   });
   if (values.help) {
@@ -61,6 +66,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
     throw new UsageError(`--format: expected zpl or pdf, got "${values.format}"`);
   }
   const dpiArg = dpiOption(values.dpi);
+  const retries = retriesOption(values.retries, DEFAULT_PRINT_RETRIES);
 
   // Everything about the label is checked before the printer is touched.
   const { template, baseDir } = await loadTemplateEntry(values, io);
@@ -70,13 +76,20 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
   const format = (values.format as 'zpl' | 'pdf' | undefined) ?? (await printLanguage(uri, env(io)));
   const profiles = createProfileStore(values['data-dir'] ?? defaultDataDir(io.env));
   const ports = nodeRenderPorts({ baseDir });
-  const transport = createTransport(uri, {
-    cups: { env: env(io), contentType: format === 'pdf' ? 'pdf' : 'raw', title: template.name },
-  });
+  const transportOptions = {
+    cups: {
+      env: env(io),
+      contentType: format === 'pdf' ? ('pdf' as const) : ('raw' as const),
+      title: template.name,
+    },
+  };
+  const transport = createTransport(uri, transportOptions);
 
   try {
     const profile = await profiles.get(printerText);
     await transport.open({ timeoutMs: 10_000 });
+    /** The connection opened for the status and dpi queries carries the job; a retry opens a new one. */
+    let first: PrinterTransport | undefined = transport;
     try {
       if (transport.capabilities.status && !values.force) {
         const status = await queryStatus(transport);
@@ -87,7 +100,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
           );
         }
       }
-      let payload: string | Uint8Array;
+      let labels: (string | Uint8Array)[];
       let summary: string;
       if (format === 'zpl') {
         // This command holds the printer's connection anyway, so a detected dpi is checked again each time.
@@ -108,21 +121,50 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
         }
         for (const w of warnings) io.stderr(`warning: ${w}\n`);
         const result = await renderZplLabels(markups, { dpi, ...settings }, ports);
-        payload = result.labels.join('');
+        labels = result.labels;
         summary = `${result.count} label${result.count === 1 ? '' : 's'} as ZPL at ${dpi} dpi`;
       } else {
         const [pdf] = await renderPdfLabels(markups, ports, { merge: true, title: template.name });
-        payload = pdf ?? new Uint8Array();
+        labels = [pdf ?? new Uint8Array()];
         summary = `${markups.length} label${markups.length === 1 ? '' : 's'} as one PDF`;
       }
-      await transport.write(typeof payload === 'string' ? new TextEncoder().encode(payload) : payload, {
-        timeoutMs: 60_000,
-      });
-      io.stderr(`sent ${summary} to ${printerText}\n`);
+      const report = await deliverLabels(
+        async () => {
+          if (first) {
+            const open = first;
+            first = undefined;
+            return open;
+          }
+          return openTransport(uri, { ...transportOptions, timeoutMs: 10_000 });
+        },
+        labels,
+        {
+          retries,
+          writeStallMs: 60_000,
+          sleep,
+          onRetry: (f) =>
+            io.stderr(
+              `${printerText}: label ${f.labelNumber} was not confirmed (${f.reason}); retrying in ${f.retryInMs} ms\n`,
+            ),
+        },
+      );
+      const confirmedBy =
+        report.confirmedBy === 'printer'
+          ? 'the printer confirmed each one'
+          : 'the print queue accepted the job';
+      io.stderr(`sent ${summary} to ${printerText}; ${confirmedBy}\n`);
+      if (report.possibleDuplicates.length) {
+        const list = formatLabelList(report.possibleDuplicates);
+        const one = report.possibleDuplicates.length === 1;
+        io.stderr(
+          `warning: label${one ? '' : 's'} ${list} ${one ? 'was' : 'were'} sent again after the connection failed and may have printed twice\n`,
+        );
+      }
     } finally {
-      await transport.close();
+      await transport.close().catch(() => undefined);
     }
   } catch (e) {
+    if (e instanceof DeliveryFailed) throw new CliError(`${printerText}: ${e.message}`);
     if (e instanceof PrinterError || e instanceof PrinterProfileError)
       throw new CliError(`${printerText}: ${e.message}`);
     // Out-of-range dpi or head width from the command line; the engine's own user errors go to reportError.

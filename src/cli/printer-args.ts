@@ -22,3 +22,16 @@ export function dpiOption(raw: string | undefined): number | undefined {
   }
   return dpi;
 }
+
+/** `labeldesk print`'s reconnects after a fault, when `--retries` is not given. */
+export const DEFAULT_PRINT_RETRIES = 3;
+
+/** `--retries N`: absent (the command's default), or a whole number of reconnects. */
+export function retriesOption(raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isInteger(n) || n < 0) {
+    throw new UsageError(`--retries: expected a whole number of reconnects (0 or more), got "${raw}"`);
+  }
+  return n;
+}

@@ -122,6 +122,69 @@ describe('labeldesk print to a ZPL printer', () => {
     expect(emulator.connections()).toBe(0);
   });
 
+  it('says "sent" only for labels the printer confirmed: a reset mid-job resends from the cut label and names it', async () => {
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    // The first connection carries the status and dpi queries, then is reset inside the second label.
+    let firstLabelBytes = 0;
+    const dataDir = join(dir, 'reset');
+    const args = ['print', '--printer', emulator.uri, '--template', 'product-2x1', '--amount', '3'];
+    const warm = await cli([...args.slice(0, 5), '--amount', '1', '--data-dir', dataDir]);
+    expect(warm.code).toBe(0);
+    firstLabelBytes = emulator.bytesReceived();
+    emulator.printer.printed.length = 0;
+    emulator.jobs.length = 0;
+    emulator.setFault({ dropAfterBytes: { bytes: Math.round(firstLabelBytes * 1.5), every: false } });
+    const r = await cli([...args, '--data-dir', dataDir]);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/label 2 was not confirmed .*; retrying in \d+ ms/);
+    expect(r.stderr).toMatch(
+      /sent 3 labels as ZPL at 203 dpi to tcp:\/\/127\.0\.0\.1:\d+; the printer confirmed each one/,
+    );
+    expect(r.stderr).toMatch(
+      /warning: label 2 was sent again after the connection failed and may have printed twice/,
+    );
+    expect(emulator.printer.printed).toHaveLength(3);
+  });
+
+  it('a printer that takes the connection but never answers is not reported as printed', async () => {
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    emulator.setFault({ silent: true });
+    const r = await cli([
+      'print',
+      '--printer',
+      emulator.uri,
+      '--template',
+      'product-2x1',
+      '--dpi',
+      '203',
+      '--force',
+      '--retries',
+      '1',
+      '--data-dir',
+      join(dir, 'silent'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/^sent /m);
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      /^labeldesk: tcp:\/\/127\.0\.0\.1:\d+: label 1 of 1 was not confirmed after 1 retry: the printer did not answer a status query within \d+ ms; no label was confirmed$/,
+    );
+  });
+
+  it('--retries takes a whole number', async () => {
+    const r = await cli([
+      'print',
+      '--printer',
+      'tcp://127.0.0.1:1',
+      '--template',
+      'product-2x1',
+      '--retries',
+      'many',
+    ]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--retries: expected a whole number/);
+  });
+
   it('names an unreachable printer in one line', async () => {
     const r = await cli([
       'print',
