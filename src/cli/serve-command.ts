@@ -117,6 +117,10 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
       profiles: createProfileStore(options.dataDir),
       onError: (e) =>
         io.stderr(`labeldesk serve: printers file: ${(e as Error).message} (keeping the last good one)\n`),
+      onPossibleDuplicates: (printer, labels) =>
+        io.stderr(
+          `labeldesk serve: warning: printer ${printer.id} ("${printer.name}"): label${labels.length === 1 ? '' : 's'} ${labels.join(', ')} of a print-relay job ${labels.length === 1 ? 'was' : 'were'} sent again after the connection failed and may have printed twice\n`,
+        ),
     });
   }
 

@@ -9,6 +9,7 @@ import type { Markup, Template } from '../template/schema';
 import type { TemplateStore } from '../template/store';
 import { API_ROUTES, type RouteName, type RouteRequest, type RouteResult } from './api-contract';
 import { toApiError, type FailureContext } from './api-errors';
+import { prepareImages, type ImagePolicy } from './incomplete-markup';
 import {
   PrinterRefusesFormat,
   UnknownPrinter,
@@ -66,13 +67,23 @@ export interface OperationOptions {
 export interface RequestContext {
   /** Where public files are served, e.g. `http://127.0.0.1:8787` (no trailing slash). */
   publicBaseUrl: string;
+  /**
+   * An image that cannot be loaded: left out with a warning (`omit`, what `labeldesk serve` does unless the
+   * request says `strict`), or the request fails (`strict`, the default here).
+   */
+  imagePolicy?: ImagePolicy;
 }
 
-/** What a successful operation produced: the body, and the copies it counts toward the allowance. */
+/** What a successful operation produced: the body, the copies it counts toward the allowance, and warnings. */
 export interface OperationResult<R extends RouteName> {
   body: RouteResult<R>;
   copies: number;
+  /** What the incomplete-markup policy left out (images that could not be loaded); empty when nothing. */
+  warnings: string[];
 }
+
+/** The routes that answer markup without rendering it: they load no images. */
+const MARKUP_ONLY: ReadonlySet<RouteName> = new Set(['fetch-markups', 'print']);
 
 /** ISO 8601 with an explicit `+00:00` offset and whole seconds (spec §2.5). */
 function isoWithOffset(date: Date): string {
@@ -95,17 +106,20 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
     return printer;
   }
 
+  /** What a handler works with: the request's context and the render ports holding its loaded images. */
+  type HandlerContext = RequestContext & { render: RenderPorts };
+
   const handlers: {
     [R in RouteName]: (
       req: RouteRequest<R>,
       markups: Markup[],
-      ctx: RequestContext,
+      ctx: HandlerContext,
     ) => Promise<RouteResult<R>>;
   } = {
     'fetch-markups': async (_req, markups) => markups,
     print: async (_req, markups) => markups,
 
-    'print-relay': async (req, markups) => {
+    'print-relay': async (req, markups, ctx) => {
       const printer = await findPrinter(req.printer_id);
       if (!ports.printers?.accepts(printer, 'zpl')) throw new PrinterRefusesFormat(printer, 'zpl');
       const { dpi, maxWidthDots, labelHome, darkness } = await ports.printers.resolution(printer);
@@ -118,19 +132,19 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
           ...(darkness ? { darkness } : {}),
           ...compression,
         },
-        ports.render,
+        ctx.render,
       );
-      await ports.printers.send(printer, { format: 'zpl', data: zpl.labels.join('') });
+      await ports.printers.send(printer, { format: 'zpl', labels: zpl.labels });
       return { status: 'sent_to_printer', printer_dpi: dpi };
     },
 
-    'print-relay-pdf': async (req, markups) => {
+    'print-relay-pdf': async (req, markups, ctx) => {
       const printer = await findPrinter(req.printer_id);
       if (hasRfid(markups)) throw new RfidRequiresZpl();
       if (!ports.printers?.accepts(printer, 'pdf')) throw new PrinterRefusesFormat(printer, 'pdf');
-      const [pdf] = await renderPdfLabels(markups, ports.render, { merge: true, title: req.label_name });
+      const [pdf] = await renderPdfLabels(markups, ctx.render, { merge: true, title: req.label_name });
       if (!pdf) throw new Error('renderPdfLabels returned no PDF');
-      await ports.printers.send(printer, { format: 'pdf', data: pdf });
+      await ports.printers.send(printer, { format: 'pdf', labels: [pdf] });
       return { status: 'sent_to_printer_png' };
     },
 
@@ -138,7 +152,7 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
       // The spec names RFID refusals for 04 and 07 only; an SVG cannot carry a tag either, and printing the
       // label without it would lose the tag silently.
       if (hasRfid(markups)) throw new RfidRequiresZpl('SVG');
-      const svgs = await renderSvgLabels(markups, ports.render);
+      const svgs = await renderSvgLabels(markups, ctx.render);
       const expiresAt = new Date(ports.now().getTime() + ports.svgTtlHours * 3_600_000);
       const saved = await ports.svgFiles.save(svgs, expiresAt);
       const expires = isoWithOffset(expiresAt);
@@ -154,17 +168,17 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
       };
     },
 
-    'render-zpl': async (req, markups) => {
+    'render-zpl': async (req, markups, ctx) => {
       const zpl = await renderZplLabels(
         markups,
         { dpi: req.dpi, maxWidthDots: req.max_width_dots, ...compression },
-        ports.render,
+        ctx.render,
       );
       return { dpi: zpl.dpi, max_width_dots: zpl.max_width_dots, count: zpl.count, labels: zpl.labels };
     },
 
-    'render-pdf': async (req, markups) => {
-      const pdfs = await renderPdfLabels(markups, ports.render, { title: req.label_name });
+    'render-pdf': async (req, markups, ctx) => {
+      const pdfs = await renderPdfLabels(markups, ctx.render, { title: req.label_name });
       // Identical copies share one PDF (see renderPdfLabels): encode each distinct one once.
       const encoded = new Map<Uint8Array, string>();
       const labels = pdfs.map((pdf) => {
@@ -193,8 +207,13 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
       template = (await ports.templates.get(req.label_name)).template;
       markups = resolve(template, req.apiData, req.amount);
       beforeRender(markups.length, markups);
-      const body = await handlers[route](req, markups, ctx);
-      return { body, copies: markups.length };
+      if (MARKUP_ONLY.has(route)) {
+        const body = await handlers[route](req, markups, { ...ctx, render: ports.render });
+        return { body, copies: markups.length, warnings: [] };
+      }
+      const prepared = await prepareImages(markups, ports.render, ctx.imagePolicy ?? 'strict');
+      const body = await handlers[route](req, prepared.markups, { ...ctx, render: prepared.ports });
+      return { body, copies: markups.length, warnings: prepared.warnings };
     } catch (e) {
       throw mapError(e, {
         unknownTemplateStatus: API_ROUTES[route].unknownTemplateStatus,

@@ -37,8 +37,14 @@ export interface PrinterGateway {
   resolution(printer: RelayPrinter): Promise<PrinterResolution>;
   /** Whether the printer's target can take a job of this format (a ZPL thermal printer cannot print a PDF). */
   accepts(printer: RelayPrinter, format: JobFormat): boolean;
-  /** Delivers one job (all copies). Resolves when the target accepted it. Throws PrinterUnavailable. */
-  send(printer: RelayPrinter, job: { format: JobFormat; data: string | Uint8Array }): Promise<void>;
+  /**
+   * Delivers one job: `labels` holds one ZPL format per copy, or the one PDF document. Resolves once the printer
+   * confirmed every label (or the OS queue accepted the document). Throws PrinterUnavailable otherwise.
+   */
+  send(
+    printer: RelayPrinter,
+    job: { format: JobFormat; labels: readonly (string | Uint8Array)[] },
+  ): Promise<void>;
 }
 
 /** A printer that cannot be reached, did not answer, or refused the job. The message names the printer. */

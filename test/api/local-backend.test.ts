@@ -27,7 +27,7 @@ const make = (printers?: PrinterGateway) =>
 const REQ = { label_name: 'shipping-4x6', amount: 2, apiData: { tracking: '1Z999AA10123456784' } };
 
 function gateway(overrides: Partial<PrinterGateway> = {}) {
-  const sent: { printer: RelayPrinter; format: string; data: string | Uint8Array }[] = [];
+  const sent: { printer: RelayPrinter; format: string; labels: readonly (string | Uint8Array)[] }[] = [];
   const printer: RelayPrinter = { id: 3, name: 'Dock', uri: 'tcp://10.0.0.9:9100' };
   const g: PrinterGateway = {
     find: async (id) => (id === 3 ? printer : undefined),
@@ -106,7 +106,8 @@ describe('LocalEngineBackend', () => {
       printer_dpi: 300,
     });
     expect(sent[0]?.format).toBe('zpl');
-    expect((sent[0]?.data as string).match(/\^XA/g)).toHaveLength(2);
+    // One ZPL format per copy, each delivered and confirmed on its own.
+    expect(sent[0]?.labels.map((l) => (l as string).match(/\^XA/g)?.length)).toEqual([1, 1]);
     expect(await b.printRelayPdf({ ...REQ, printer_id: 3 })).toEqual({ status: 'sent_to_printer_png' });
     expect(sent[1]?.format).toBe('pdf');
     await expect(

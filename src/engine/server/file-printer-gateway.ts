@@ -13,8 +13,9 @@ import { withDetectedDpi, zplJobSettings, type PrinterProfile } from '../../prin
 import { fileVersion } from './atomic-file';
 import { parsePrintersFile, type ConfiguredPrinter } from '../../printers/printers-file';
 import { queryDpi } from '../../printers/query';
-import { hasFrames } from '../../printers/status';
-import { DEFAULT_TIMEOUTS, PrinterTimeout, type PrinterTransport } from '../../printers/transport';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { DeliveryFailed, deliverLabels } from '../../printers/deliver';
+import type { PrinterTransport } from '../../printers/transport';
 import {
   PrinterUnavailable,
   type JobFormat,
@@ -33,6 +34,12 @@ export interface FilePrinterGatewayOptions {
   /** Heard when the file becomes unreadable or invalid; the last good version stays in use. */
   onError?: (e: unknown) => void;
   /**
+   * Heard when a job was delivered with labels sent again after a fault (they may print twice), for the log.
+   */
+  onPossibleDuplicates?: (printer: RelayPrinter, labelNumbers: readonly number[]) => void;
+  /** Reconnects after a dropped connection or an unconfirmed label (default 2). */
+  retries?: number;
+  /**
    * The workstation's printer profiles (the composition root passes the profile store). A dpi a person set
    * wins over the printer's answer; width, offsets and darkness apply to every label for that printer.
    */
@@ -50,20 +57,6 @@ const FORMATS_BY_SCHEME: Record<string, readonly JobFormat[]> = {
 /** Reads and validates a printers file. Throws PrintersFileError (or a JSON/IO error). */
 export async function readPrintersFile(file: string): Promise<ConfiguredPrinter[]> {
   return parsePrintersFile(JSON.parse(await readFile(file, 'utf8')) as unknown, file);
-}
-
-/**
- * A raw link says nothing when a job arrives: the OS accepting the bytes is not the printer reading them. A
- * printer answers `~HS` only after the bytes before it, so an answer proves it read the whole job, and a reset
- * connection shows up here instead of as a false `sent_to_printer`. Silence proves nothing either way (old
- * firmware, a busy head): the bytes were handed over, so that counts as sent.
- */
-async function confirmReceived(t: PrinterTransport): Promise<void> {
-  try {
-    await t.request('~HS', { timeoutMs: DEFAULT_TIMEOUTS.requestMs, isComplete: (r) => hasFrames(r, 3) });
-  } catch (e) {
-    if (!(e instanceof PrinterTimeout)) throw e;
-  }
 }
 
 export function filePrinterGateway(options: FilePrinterGatewayOptions): PrinterGateway {
@@ -122,10 +115,33 @@ export function filePrinterGateway(options: FilePrinterGatewayOptions): PrinterG
       const settings = zplJobSettings(profile.dpi === dpi ? profile : withDetectedDpi(profile, dpi));
       return { dpi, ...settings };
     },
-    send: (printer, job) =>
-      withTransport(printer, { format: job.format }, 'the job was not accepted', async (t) => {
-        await t.write(job.data);
-        if (t.capabilities.status) await confirmReceived(t);
-      }),
+    // A raw link says nothing when a job arrives: the OS accepting the bytes is not the printer reading them.
+    // deliverLabels counts a label only once the printer answered ~HS after it (or the OS queue took the job),
+    // resends from the first unconfirmed label after a fault, and aborts a connection it gives up on, so what
+    // it did not confirm cannot print later. So 2xx means delivered in full, and the 500 that a client retries
+    // once means "not delivered" (src/printers/deliver.ts says what is left in doubt).
+    async send(printer, job) {
+      try {
+        const report = await deliverLabels(
+          async () => {
+            const transport = options.openTransport(printer.uri, { format: job.format });
+            try {
+              await transport.open();
+            } catch (e) {
+              await transport.close().catch(() => undefined);
+              throw e;
+            }
+            return transport;
+          },
+          job.labels,
+          { retries: options.retries ?? 2, sleep },
+        );
+        if (report.possibleDuplicates.length)
+          options.onPossibleDuplicates?.(printer, report.possibleDuplicates);
+      } catch (e) {
+        if (e instanceof DeliveryFailed) throw new PrinterUnavailable(printer, e.message, e);
+        throw e;
+      }
+    },
   };
 }
