@@ -3,13 +3,18 @@
  * contract as the Electron shell, so the app runs in a browser where Electron cannot (and Playwright drives
  * it in Chromium).
  *
- *   GET  /                 the built renderer (dist/renderer), no secrets in it
- *   POST /ipc/<channel>    a contract call: JSON body parsed by the channel's schema; token header required
- *   GET  /events?token=…   Server-Sent Events: the pushed AppEvents
+ *   GET  /?token=…         signs the browser in: an HttpOnly, SameSite=Strict cookie holding the token, then a
+ *                          redirect to the same page without the token (not left in the address bar or history)
+ *   GET  /                 the built renderer (dist/renderer)
+ *   POST /ipc/<channel>    a contract call: JSON body parsed by the channel's schema
+ *   GET  /events           Server-Sent Events: the pushed AppEvents
  *
- * Guards: binds 127.0.0.1 only; a random 256-bit token per run (constant-time compare); the Host header must
- * name this server (DNS rebinding) and a cross-origin Origin is refused, so another web page in the same
- * browser cannot drive the printers.
+ * Nothing answers without the token: every route wants the cookie, the token header (non-browser clients) or,
+ * for /events, the token parameter. Guards: binds 127.0.0.1 only; a random 256-bit token per run
+ * (constant-time compare); the Host header must name this server (DNS rebinding) and a cross-origin Origin is
+ * refused, so another web page in the same browser cannot drive the printers (cookies are shared by every port
+ * of 127.0.0.1, so the Origin check, not SameSite, is what keeps another local page out). Every response
+ * carries the renderer's CSP.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -20,6 +25,7 @@ import { IpcError } from '../../src/ipc/errors';
 import { dispatch } from './dispatch';
 import { WEB_EVENTS_PATH, WEB_IPC_PATH, WEB_TOKEN_HEADER, WEB_TOKEN_PARAM } from '../../src/ipc/http-client';
 import type { AppServices } from './services';
+import { RENDERER_CSP_HEADER } from './csp';
 
 export interface WebServerOptions {
   services: AppServices;
@@ -52,6 +58,21 @@ const MIME: Record<string, string> = {
   '.json': 'application/json',
 };
 
+/** One cookie per port: two web-mode runs on one machine must not sign each other out. */
+export const webCookieName = (port: number) => `labeldesk-${port}`;
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+const SIGN_IN_PAGE =
+  '<!doctype html><html lang="en"><meta charset="utf-8"><title>LabelDesk</title>' +
+  '<p>This browser is not signed in to LabelDesk: open the address LabelDesk printed when it started.</p></html>';
+
 /** Same-length constant-time comparison. */
 function tokenMatches(given: unknown, token: string): boolean {
   if (typeof given !== 'string') return false;
@@ -74,6 +95,8 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
 
   const refuse = (reply: FastifyReply, status: number, error: IpcError) =>
     reply.code(status).send({ ok: false, error: error.toBody() });
+  const signInPage = (reply: FastifyReply) =>
+    reply.code(401).header('content-type', 'text/html; charset=utf-8').send(SIGN_IN_PAGE);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!allowedHosts().has(request.headers.host ?? '')) {
@@ -84,26 +107,42 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
       return refuse(reply, 403, new IpcError('bad-request', 'Requests from other web pages are refused.'));
     }
     reply.header('x-content-type-options', 'nosniff');
-    // The page's own CSP is its meta tag; the header adds what a meta tag cannot: no framing by other sites.
-    reply.header('content-security-policy', "frame-ancestors 'none'");
+    // The page's meta tag states the same policy; the header adds frame-ancestors, which a meta tag cannot.
+    reply.header('content-security-policy', RENDERER_CSP_HEADER);
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'no-referrer');
-    return undefined;
+
+    const url = new URL(request.url, 'http://x');
+    const isApi = url.pathname.startsWith(WEB_IPC_PATH) || url.pathname === WEB_EVENTS_PATH;
+    const given = url.searchParams.get(WEB_TOKEN_PARAM);
+    if (!isApi && given !== null && request.method === 'GET') {
+      if (!tokenMatches(given, token)) return signInPage(reply);
+      // Signed in: the token moves from the address bar to a cookie scripts cannot read.
+      url.searchParams.delete(WEB_TOKEN_PARAM);
+      reply.header('set-cookie', `${webCookieName(port)}=${token}; Path=/; HttpOnly; SameSite=Strict`);
+      // One leading slash: `//host` would send the browser to another site.
+      const location = `/${url.pathname.replace(/^\/+/, '')}${url.search}`;
+      return reply.code(303).header('location', location).send();
+    }
+    const signedIn =
+      tokenMatches(request.headers[WEB_TOKEN_HEADER], token) ||
+      tokenMatches(cookieValue(request.headers.cookie, webCookieName(port)), token) ||
+      (url.pathname === WEB_EVENTS_PATH && tokenMatches(given, token));
+    if (signedIn) return undefined;
+    if (!isApi) return signInPage(reply);
+    return refuse(
+      reply,
+      401,
+      new IpcError(
+        'bad-request',
+        'This page is not signed in to LabelDesk: open the address LabelDesk printed.',
+      ),
+    );
   });
 
   app.post(
     `${WEB_IPC_PATH}:channel`,
     async (request: FastifyRequest<{ Params: { channel: string } }>, reply) => {
-      if (!tokenMatches(request.headers[WEB_TOKEN_HEADER], token)) {
-        return refuse(
-          reply,
-          401,
-          new IpcError(
-            'bad-request',
-            'This page is not signed in to LabelDesk: open the address LabelDesk printed.',
-          ),
-        );
-      }
       const { channel } = request.params;
       if (!isChannelName(channel))
         return refuse(reply, 404, new IpcError('bad-request', `No channel "${channel}".`));
@@ -121,14 +160,12 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     return reply.code(status).send({ ok: false, error: ipc.toBody() });
   });
 
-  app.get(WEB_EVENTS_PATH, (request: FastifyRequest<{ Querystring: Record<string, string> }>, reply) => {
-    if (!tokenMatches(request.query[WEB_TOKEN_PARAM], token)) {
-      void refuse(reply, 401, new IpcError('bad-request', 'Not signed in.'));
-      return;
-    }
+  app.get(WEB_EVENTS_PATH, (request, reply) => {
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
+      // Hijacked: the hook's headers were set on the reply, not on the raw response.
+      ...(reply.getHeaders() as Record<string, string>),
       'content-type': 'text/event-stream',
       'cache-control': 'no-store',
       connection: 'keep-alive',

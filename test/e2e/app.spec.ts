@@ -100,7 +100,10 @@ test('front desk: the system print dialog gets the label alone on a page of the 
     })
     .toBe(1);
   const frame = page.frames().find((f) => f !== page.mainFrame())!;
-  const style = await frame.evaluate(() => document.querySelector('style')?.textContent ?? '');
+  // The print page's rules come through the CSSOM (the CSP allows no inline <style>).
+  const style = await frame.evaluate(() =>
+    [...document.adoptedStyleSheets].flatMap((s) => [...s.cssRules].map((r) => r.cssText)).join('\n'),
+  );
   expect(style).toMatch(/@page\s*\{\s*size:\s*4in 6in/);
   expect(await frame.evaluate(() => document.querySelectorAll('body > svg').length)).toBe(1);
 });

@@ -2,6 +2,7 @@
  * Web mode over real HTTP on loopback: the same services the Electron shell uses, a temp data folder, and the
  * guards that keep other pages and processes out.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServices, type AppServices } from '../../../main/app/services';
 import { plainCipher } from '../../../main/app/secret-store';
-import { startWebServer, type WebServer } from '../../../main/app/web-server';
+import { startWebServer, webCookieName, type WebServer } from '../../../main/app/web-server';
+import { RENDERER_CSP } from '../../../main/app/csp';
+import { packageRoot } from '../../../src/node/assets';
 import type { AppEvent } from '../../../src/ipc/contract';
 
 let dir: string;
@@ -53,6 +56,22 @@ function rawRequest(path: string, host: string): Promise<number> {
   });
 }
 
+/** A GET with a raw request line (fetch normalises `//host` paths away). */
+function rawGet(path: string): Promise<{ status: number; location: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port: port(), path, method: 'GET' }, (res) => {
+      res.resume();
+      resolve({ status: res.statusCode ?? 0, location: res.headers.location });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const port = () => Number(new URL(server.origin).port);
+/** The cookie the printed URL gives the browser. */
+const signedIn = () => `${webCookieName(port())}=${server.token}`;
+
 const ref = { source: 'bundled', name: 'shipping-4x6' } as const;
 
 beforeAll(async () => {
@@ -83,13 +102,76 @@ describe('web mode', () => {
     expect(server.token.length).toBeGreaterThanOrEqual(40);
   });
 
-  it('serves the renderer without a token, and nothing outside its folder', async () => {
-    const page = await fetch(`${server.origin}/`);
+  it('serves nothing without the token: not even the page', async () => {
+    for (const path of ['/', '/index.html', '/assets/app.js', '/?token=wrong']) {
+      const res = await fetch(`${server.origin}${path}`, { redirect: 'manual' });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('set-cookie')).toBeNull();
+      const text = await res.text();
+      expect(text).not.toContain('<title>LabelDesk</title><body');
+      expect(text).toContain('open the address LabelDesk printed');
+    }
+  });
+
+  it('signs the browser in from the printed URL: an HttpOnly SameSite=Strict cookie, the token off the address bar', async () => {
+    const res = await fetch(server.url, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/');
+    const cookie = res.headers.get('set-cookie')!;
+    expect(cookie).toMatch(new RegExp(`^${webCookieName(port())}=${server.token};`));
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Strict/);
+    expect(cookie).toMatch(/; Path=\//);
+    // Other query parameters survive; a path that would leave the site does not.
+    const deep = await fetch(`${server.origin}/index.html?token=${server.token}&x=1#y`, {
+      redirect: 'manual',
+    });
+    expect(deep.headers.get('location')).toBe('/index.html?x=1');
+    for (const path of ['//evil.example/', '/.//evil.example/', '/%2F%2Fevil.example/']) {
+      const { status, location } = await rawGet(`${path}?token=${server.token}`);
+      expect(status).toBe(303);
+      expect(location).toMatch(/^\/(?![/\\])/);
+    }
+  });
+
+  it('serves the renderer to a signed-in browser, and nothing outside its folder', async () => {
+    const page = await fetch(`${server.origin}/`, { headers: { cookie: signedIn() } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<title>LabelDesk</title>');
     for (const path of ['/../outside.txt', '/%2e%2e/outside.txt', '/..%2foutside.txt']) {
-      const res = await fetch(`${server.origin}${path}`);
+      const res = await fetch(`${server.origin}${path}`, { headers: { cookie: signedIn() } });
       expect(await res.text()).not.toContain('not served');
+    }
+    // Another run's cookie (another port) is not this one's.
+    const other = await fetch(`${server.origin}/`, {
+      headers: { cookie: `${webCookieName(port() + 1)}=${server.token}` },
+    });
+    expect(other.status).toBe(401);
+  });
+
+  it("answers the signed-in page's calls by its cookie, but never another origin's", async () => {
+    const byCookie = await call('app.info', {}, { 'x-labeldesk-token': '', cookie: signedIn() });
+    expect(byCookie.status).toBe(200);
+    expect(byCookie.json.result.shell).toBe('web');
+    const otherPort = await call(
+      'app.info',
+      {},
+      { 'x-labeldesk-token': '', cookie: signedIn(), origin: `http://127.0.0.1:${port() + 1}` },
+    );
+    expect(otherPort.status).toBe(403);
+  });
+
+  it("sends the page's own Content Security Policy, without unsafe-inline, on every response", async () => {
+    const html = readFileSync(join(packageRoot(), 'renderer', 'index.html'), 'utf8');
+    const declared = /http-equiv="Content-Security-Policy"\s+content="([^"]+)"/.exec(html)?.[1];
+    expect(declared).toBe(RENDERER_CSP);
+    expect(declared).not.toContain('unsafe-inline');
+    for (const res of [
+      await fetch(`${server.origin}/`, { headers: { cookie: signedIn() } }),
+      await fetch(`${server.origin}/`),
+      await fetch(`${server.origin}/ipc/app.info`, { method: 'POST', headers: { cookie: signedIn() } }),
+    ]) {
+      expect(res.headers.get('content-security-policy')).toBe(`${RENDERER_CSP}; frame-ancestors 'none'`);
     }
   });
 
