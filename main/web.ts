@@ -7,12 +7,16 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../src/node/assets';
+import { installLastResort } from '../src/node/last-resort';
 import { APP_OPTIONS_HELP, AppOptionError, parseAppOptions } from './app/options';
 import { plainCipher } from './app/secret-store';
 import { createAppServices } from './app/services';
 import { startWebServer } from './app/web-server';
 
 async function main(): Promise<number> {
+  installLastResort((line) => process.stderr.write(`labeldesk web: ${line}\n`), {
+    debug: Boolean(process.env.LABELDESK_DEBUG),
+  });
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(`Usage: npm run web -- [options]\n\n${APP_OPTIONS_HELP}`);

@@ -119,7 +119,14 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
     };
   };
 
-  const notify = async () => options.onChange?.(await status());
+  /** Tells the top bar; never rejects (it runs in the background after each call). */
+  const notify = async (): Promise<void> => {
+    try {
+      options.onChange?.(await status());
+    } catch {
+      // The next call tells it again; a status that cannot be read now must not fail a print.
+    }
+  };
 
   // Every hosted call may change what the top bar shows (state, message, prints used): tell it after each.
   const track = async <T>(call: () => Promise<T>): Promise<T> => {

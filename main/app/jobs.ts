@@ -79,7 +79,8 @@ export function createAppJobs(deps: {
   const refreshNames = async () => {
     for (const p of await deps.printers.list()) names.set(p.uri, { id: p.id, name: p.name });
   };
-  void refreshNames();
+  // Names only make views friendlier (a job shows its URI until they are known): a failure here is not one.
+  refreshNames().catch(() => undefined);
 
   const view = (job: JobDetail): JobView => ({
     id: job.id,

@@ -5,6 +5,7 @@
  * Exit codes: 0 success, 1 the operation failed (bad input, template not found, invalid file), 2 wrong usage.
  * User mistakes print one clear line (never a stack trace); set LABELDESK_DEBUG=1 to see stacks.
  */
+import { installLastResort } from '../node/last-resort';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ResolveError } from '../resolve/resolve';
@@ -146,6 +147,7 @@ function isMain(): boolean {
 
 if (isMain()) {
   const io = processIo();
+  installLastResort((line) => io.stderr(`labeldesk: ${line}\n`), { debug: Boolean(io.env.LABELDESK_DEBUG) });
   // Let stdout drain before exiting (large markup or PDF output through a pipe).
   runCli(process.argv.slice(2), io).then(
     (code) => {
