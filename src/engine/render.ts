@@ -4,7 +4,7 @@
  * (Node: src/node/render-ports.ts), so the same code serves the CLI, `labeldesk serve` and the app.
  */
 import type { FontSet } from '../layout/fonts';
-import { collectImageUrls, type ImageAssets } from '../layout/images';
+import { checkImageBudget, collectImageUrls, type ImageAssets, type ImageBudget } from '../layout/images';
 import { layout, type LayoutTarget } from '../layout/layout';
 import type { Scene } from '../layout/scene';
 import type { MonoBitmap } from '../render/bitmap';
@@ -26,6 +26,8 @@ export interface RenderPorts {
   rasterizeSvg?: SvgImageRasterizer;
   /** zlib compression for `:Z64:` data (Node: native zlib, src/node/render-ports.ts); fflate level 9 when absent. */
   deflate?: Deflate;
+  /** Pixels an image may declare, checked before layout (default DEFAULT_IMAGE_BUDGET). */
+  imageBudget?: ImageBudget;
 }
 
 /** A template with an RFID element asked for as PDF or SVG (spec §4.4, §4.7: 422). */
@@ -72,6 +74,7 @@ export async function scenesFor(
   onInvalid: 'throw' | 'mark' = 'throw',
 ): Promise<Scene[]> {
   const images = await ports.loadImages(collectImageUrls(markups));
+  checkImageBudget(images, markups, target, ports.imageBudget);
   // One markup (the job queue renders label by label): nothing to share, no key to build.
   if (markups.length === 1)
     return [layout(markups[0] as Markup, { fonts: ports.fonts, images, target, onInvalid })];

@@ -1,9 +1,12 @@
 /**
  * Images in markup are URLs (data:, http(s), or file paths). Layout is pure, so the edge loads every image
  * first (`collectImageUrls` → a loader → `ImageAssets`) and layout only looks them up. What is pure lives
- * here: data: URL decoding and reading a PNG/JPEG's size from its header.
+ * here: data: URL decoding, reading an image's size from its header, and the pixel budget checked on that size
+ * before anything decodes an image.
  */
 import type { Markup } from '../template/schema';
+import { stageToInches } from '../units/units';
+import { declaredSize, ImageHeaderError, type DeclaredSize } from './image-size';
 import type { ImageMime } from './scene';
 
 export interface LoadedImage {
@@ -12,6 +15,8 @@ export interface LoadedImage {
   /** Natural size in pixels. */
   width: number;
   height: number;
+  /** An SVG's raster images embedded as data: URLs, their declared pixels summed (decoded at that size). */
+  embeddedPixels?: number;
 }
 
 /** url → loaded image. */
@@ -26,6 +31,11 @@ export class ImageError extends Error {
     super(`image ${shortUrl(url)}: ${problem}`);
     this.name = 'ImageError';
   }
+}
+
+/** An image declaring more pixels than the budget allows (checked on its header, before any decode). */
+export class ImageTooLarge extends ImageError {
+  override name = 'ImageTooLarge';
 }
 
 /** data: URLs can be megabytes; messages show their start only. */
@@ -68,42 +78,133 @@ export function decodeDataUrl(url: string): { mime: string; data: Uint8Array } {
   }
 }
 
-const readU32 = (d: Uint8Array, o: number) =>
-  (((d[o] ?? 0) << 24) | ((d[o + 1] ?? 0) << 16) | ((d[o + 2] ?? 0) << 8) | (d[o + 3] ?? 0)) >>> 0;
-const readU16 = (d: Uint8Array, o: number) => ((d[o] ?? 0) << 8) | (d[o + 1] ?? 0);
+/**
+ * How many pixels an image may ask a decoder for. Checked on the declared size in the header (image-size.ts),
+ * before anything decodes it: a 93 KB 1-bit PNG can declare 24000 × 24000, 2.3 GB as RGBA.
+ */
+export interface ImageBudget {
+  /** Absolute cap on one image's declared width × height, whatever the label (16 Mpx = 64 MB as RGBA). */
+  maxPixels: number;
+  /** An image may have this many times the dots of its whole label at the target dpi (2× the print resolution each way). */
+  labelAreaFactor: number;
+  /** …but always at least this many pixels, so a small label still takes an ordinary logo. */
+  minPixels: number;
+}
 
-/** Sniffs PNG/JPEG/SVG from the bytes (the declared type is often wrong) and reads the natural size. */
-export function inspectImage(url: string, data: Uint8Array): LoadedImage {
-  if (data.length > 24 && readU32(data, 0) === 0x89504e47 && readU32(data, 12) === 0x49484452) {
-    const width = readU32(data, 16);
-    const height = readU32(data, 20);
-    if (!width || !height) throw new ImageError(url, 'the PNG has no size');
-    return { mime: 'image/png', data, width, height };
-  }
-  if (data.length > 4 && data[0] === 0xff && data[1] === 0xd8) {
-    // Walk JPEG segments to the first start-of-frame marker.
-    let o = 2;
-    while (o + 9 < data.length) {
-      if (data[o] !== 0xff) throw new ImageError(url, 'the JPEG is corrupt');
-      const marker = data[o + 1] ?? 0;
-      const len = readU16(data, o + 2);
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        return { mime: 'image/jpeg', data, width: readU16(data, o + 7), height: readU16(data, o + 5) };
-      }
-      o += 2 + len;
+export const DEFAULT_IMAGE_BUDGET: ImageBudget = {
+  maxPixels: 16_000_000,
+  labelAreaFactor: 4,
+  minPixels: 4_000_000,
+};
+
+/** PDF and SVG are vector: their images are budgeted as if printed at this resolution. */
+const VECTOR_BUDGET_DPI = 300;
+
+/** Nested images an SVG image may carry (resvg decodes each at its own size). */
+const NESTED_IMAGE = /data:image\/[a-z0-9+.-]+(?:;[a-z0-9=.+-]*)*,[^"'()\s<>]*/gi;
+
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+function tooManyPixels(url: string, width: number, height: number, limit: number, where: string): ImageError {
+  return new ImageTooLarge(
+    url,
+    `declares ${width} × ${height} pixels (${fmt(width * height)}); the limit ${where} is ${fmt(limit)} pixels, so scale the image down`,
+  );
+}
+
+/** Sum of the declared pixels of the raster images an SVG embeds as data: URLs (recursively, 4 levels). */
+function embeddedPixels(url: string, svg: Uint8Array, maxPixels: number, depth = 0): number {
+  if (depth > 3) throw new ImageError(url, 'nests SVG images more than 4 levels deep');
+  let total = 0;
+  for (const [ref] of new TextDecoder().decode(svg).matchAll(NESTED_IMAGE)) {
+    let nested: Uint8Array;
+    try {
+      nested = decodeDataUrl(ref).data;
+    } catch {
+      continue; // resvg skips an image it cannot decode
     }
-    throw new ImageError(url, 'the JPEG has no size');
+    const size = declaredSize(nested);
+    if (!size) continue;
+    total +=
+      size.format === 'svg' ? embeddedPixels(url, nested, maxPixels, depth + 1) : size.width * size.height;
+    if (total > maxPixels) {
+      throw new ImageTooLarge(
+        url,
+        `embeds images of ${fmt(total)} pixels or more; the limit is ${fmt(maxPixels)} pixels, so scale them down`,
+      );
+    }
   }
-  const head = new TextDecoder().decode(data.subarray(0, 2048));
-  if (/<svg[\s>]/i.test(head)) {
-    const num = (name: string) => {
-      const m = new RegExp(`<svg[^>]*\\s${name}="([\\d.]+)(px)?"`, 'i').exec(head);
-      return m?.[1] ? Number(m[1]) : undefined;
-    };
-    const vb = /<svg[^>]*\sviewBox="[\d.\s-]*?([\d.]+)\s+([\d.]+)"/i.exec(head);
-    const width = num('width') ?? (vb?.[1] ? Number(vb[1]) : 100);
-    const height = num('height') ?? (vb?.[2] ? Number(vb[2]) : 100);
-    return { mime: 'image/svg+xml', data, width, height };
+  return total;
+}
+
+/**
+ * Sniffs the format from the bytes (the declared type is often wrong), reads the natural size from the header
+ * and refuses an image declaring more than `maxPixels` (an SVG: embedding more), all before any decode.
+ */
+export function inspectImage(
+  url: string,
+  data: Uint8Array,
+  maxPixels: number = DEFAULT_IMAGE_BUDGET.maxPixels,
+): LoadedImage {
+  let size: DeclaredSize | undefined;
+  try {
+    size = declaredSize(data);
+  } catch (e) {
+    if (e instanceof ImageHeaderError) throw new ImageError(url, e.message);
+    throw e;
   }
-  throw new ImageError(url, 'is not a PNG, JPEG or SVG image');
+  if (!size || size.format === 'gif' || size.format === 'webp') {
+    throw new ImageError(url, 'is not a PNG, JPEG or SVG image');
+  }
+  const { width, height } = size;
+  if (size.format === 'svg') {
+    const pixels = embeddedPixels(url, data, maxPixels);
+    return { mime: 'image/svg+xml', data, width, height, ...(pixels ? { embeddedPixels: pixels } : {}) };
+  }
+  if (width * height > maxPixels) throw tooManyPixels(url, width, height, maxPixels, 'for any image');
+  return { mime: size.format === 'png' ? 'image/png' : 'image/jpeg', data, width, height };
+}
+
+/** The pixels decoding `image` allocates: a raster's width × height, an SVG's embedded rasters. */
+export const decodedPixels = (image: LoadedImage): number =>
+  image.mime === 'image/svg+xml' ? (image.embeddedPixels ?? 0) : image.width * image.height;
+
+/**
+ * Refuses (ImageError) an image with more pixels than its label can use: `labelAreaFactor` times the label's
+ * dots at the target dpi (PDF/SVG: at 300 dpi), at least `minPixels`, at most `maxPixels`. Run after loading,
+ * before layout: no image has been decoded yet.
+ */
+export function checkImageBudget(
+  images: ImageAssets,
+  markups: readonly Markup[],
+  target: { unit: 'px' } | { unit: 'dots'; dpi: number },
+  budget: ImageBudget = DEFAULT_IMAGE_BUDGET,
+): void {
+  const dpi = target.unit === 'dots' ? target.dpi : VECTOR_BUDGET_DPI;
+  const labelDots = new Map<string, number>();
+  for (const m of markups) {
+    const dots =
+      stageToInches(m.stage.width, m.stage.unit) * dpi * stageToInches(m.stage.height, m.stage.unit) * dpi;
+    for (const el of m.elements) {
+      if (el.type === 'image' && el.url) labelDots.set(el.url, Math.max(labelDots.get(el.url) ?? 0, dots));
+    }
+  }
+  for (const [url, image] of images) {
+    const limit = Math.floor(
+      Math.min(
+        budget.maxPixels,
+        Math.max(budget.minPixels, budget.labelAreaFactor * (labelDots.get(url) ?? 0)),
+      ),
+    );
+    const pixels = decodedPixels(image);
+    if (pixels <= limit) continue;
+    const where = `for this label at ${dpi} dpi`;
+    if (image.mime === 'image/svg+xml') {
+      throw new ImageTooLarge(
+        url,
+        `embeds images of ${fmt(pixels)} pixels; the limit ${where} is ${fmt(limit)} pixels, so scale them down`,
+      );
+    }
+    throw tooManyPixels(url, image.width, image.height, limit, where);
+  }
 }

@@ -1,19 +1,28 @@
 /**
  * Node-only: loads the images markup refers to. data: URLs are decoded; file paths and file:// URLs are read
  * (relative paths against `baseDir`); http(s) URLs are fetched with a timeout and a size cap and kept in a
- * memory cache, so a batch fetches each logo once. Offline, a failed fetch names the URL.
+ * memory cache bounded in bytes, so a batch fetches each logo once. Offline, a failed fetch names the URL.
+ * Every image's declared pixels are checked against `maxPixels` from its header, before any decode.
+ *
+ * With an address `policy` (labeldesk serve, where URLs come from clients) fetches go through pinnedFetch:
+ * private and loopback addresses refused after resolution and on every redirect, and one message for every
+ * failure, so a client learns nothing about hosts it cannot reach.
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  DEFAULT_IMAGE_BUDGET,
   ImageError,
+  ImageTooLarge,
   decodeDataUrl,
   inspectImage,
   shortUrl,
   type ImageAssets,
   type LoadedImage,
 } from '../layout/images';
+import type { AddressPolicy } from './address-policy';
+import { pinnedFetch } from './pinned-fetch';
 
 export interface ImageLoaderOptions {
   /** Folder relative paths resolve against (the template's folder or the working directory). */
@@ -26,6 +35,14 @@ export interface ImageLoaderOptions {
   fetch?: typeof fetch;
   /** Remote images kept, default 64. */
   cacheSize?: number;
+  /** Bytes of remote images kept, default 32 MiB. */
+  cacheBytes?: number;
+  /** Largest width × height an image may declare (default DEFAULT_IMAGE_BUDGET.maxPixels). */
+  maxPixels?: number;
+  /** Fetch under this address policy, redirects followed by hand (see pinned-fetch.ts); `fetch` is then unused. */
+  policy?: AddressPolicy;
+  /** Redirects followed under a policy, default 3. */
+  maxRedirects?: number;
 }
 
 export type ImageLoader = (urls: readonly string[]) => Promise<ImageAssets>;
@@ -55,14 +72,55 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
   const maxBytes = options.maxBytes ?? 10 * 1024 * 1024;
   const doFetch = options.fetch ?? fetch;
   const cacheSize = options.cacheSize ?? 64;
+  const cacheBytes = options.cacheBytes ?? 32 * 1024 * 1024;
+  const maxPixels = options.maxPixels ?? DEFAULT_IMAGE_BUDGET.maxPixels;
   const remote = new Map<string, LoadedImage>();
+  let remoteBytes = 0;
+
+  function remember(url: string, image: LoadedImage): void {
+    if (image.data.byteLength > cacheBytes) return;
+    remote.set(url, image);
+    remoteBytes += image.data.byteLength;
+    while (remote.size > cacheSize || remoteBytes > cacheBytes) {
+      const [oldest, entry] = remote.entries().next().value as [string, LoadedImage];
+      remote.delete(oldest);
+      remoteBytes -= entry.data.byteLength;
+    }
+  }
+
+  /** Under a policy: one message for every failure (refused, unreachable, 404, too big, not an image). */
+  async function fetchUnderPolicy(url: string, policy: AddressPolicy): Promise<LoadedImage> {
+    const mib = Math.round((maxBytes / 1024 / 1024) * 10) / 10;
+    const uniform = new ImageError(
+      url,
+      `could not be fetched as an image: the server fetches only public http(s) addresses answering a PNG, JPEG or SVG of up to ${mib} MiB within ${timeoutMs / 1000} s`,
+    );
+    let body: Uint8Array;
+    try {
+      body = await pinnedFetch(url, {
+        policy,
+        timeoutMs,
+        maxBytes,
+        ...(options.maxRedirects !== undefined ? { maxRedirects: options.maxRedirects } : {}),
+      });
+    } catch {
+      throw uniform;
+    }
+    try {
+      return inspectImage(url, body, maxPixels);
+    } catch (e) {
+      // Too many pixels is the image's own fault and worth saying; anything else looks like any failure.
+      if (e instanceof ImageTooLarge) throw e;
+      throw uniform;
+    }
+  }
 
   async function loadOne(url: string): Promise<LoadedImage> {
     if (url.startsWith('data:')) {
       const { data } = decodeDataUrl(url);
       if (data.byteLength > maxBytes)
         throw new ImageError(url, `is larger than the limit of ${maxBytes} bytes`);
-      return inspectImage(url, data);
+      return inspectImage(url, data, maxPixels);
     }
     if (/^https?:\/\//i.test(url)) {
       const hit = remote.get(url);
@@ -70,6 +128,11 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
         remote.delete(url);
         remote.set(url, hit); // most recently used last
         return hit;
+      }
+      if (options.policy) {
+        const image = await fetchUnderPolicy(url, options.policy);
+        remember(url, image);
+        return image;
       }
       let response: Response;
       try {
@@ -98,9 +161,8 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
             : 'cannot be fetched (the download broke off)',
         );
       }
-      const image = inspectImage(url, body);
-      remote.set(url, image);
-      if (remote.size > cacheSize) remote.delete(remote.keys().next().value as string);
+      const image = inspectImage(url, body, maxPixels);
+      remember(url, image);
       return image;
     }
     if (/^[a-z][a-z0-9+.-]*:/i.test(url) && !url.startsWith('file:') && !/^[a-z]:[\\/]/i.test(url)) {
@@ -123,7 +185,7 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
     }
     if (data.byteLength > maxBytes)
       throw new ImageError(url, `is larger than the limit of ${maxBytes} bytes`);
-    return inspectImage(shortUrl(url), data);
+    return inspectImage(shortUrl(url), data, maxPixels);
   }
 
   return async (urls) => {
