@@ -64,6 +64,13 @@ export const LabelRequestSchema = z.object(
       .describe(
         `Field name → value; keys are case-sensitive, a key matching no field is ignored. At most ${LIMITS.maxApiDataKeys} keys and ${LIMITS.maxApiDataChars} characters in all.`,
       ),
+    strict: z
+      .boolean({ error: (iss) => `expected true or false, got ${describeInput(iss.input)}` })
+      .optional()
+      .describe(
+        'LabelDesk extension. Without it (or false) an image of the label that cannot be loaded is left out and ' +
+          'named in the X-LabelDesk-Warnings response header; true makes such an image fail the request (422).',
+      ),
   },
   { error: (iss) => `the request body must be a JSON object, got ${describeInput(iss.input)}` },
 );
@@ -205,6 +212,34 @@ export const API_ROUTES = {
 export type RouteName = keyof typeof API_ROUTES;
 export const ROUTE_NAMES = Object.keys(API_ROUTES) as RouteName[];
 export const API_PREFIX = '/custom-labels/';
+
+/**
+ * The hosted service's public names for routes our spec names otherwise: its API client posts to these. An
+ * alias is the same route (body, auth, statuses, counting), registered and documented under a second path.
+ */
+export const ROUTE_ALIASES = {
+  'print-node': 'print-relay',
+  'print-node-pdf': 'print-relay-pdf',
+} as const satisfies Record<string, RouteName>;
+
+export type RouteAlias = keyof typeof ROUTE_ALIASES;
+
+/** The aliases of one route (none for most). */
+export function aliasesOf(route: RouteName): RouteAlias[] {
+  return (Object.keys(ROUTE_ALIASES) as RouteAlias[]).filter((alias) => ROUTE_ALIASES[alias] === route);
+}
+
+/**
+ * `GET /custom-labels/download-svg?path=<files[].path>`: the hosted API client's way to fetch an exported SVG
+ * with the key and secret instead of the public URL.
+ */
+export const DOWNLOAD_SVG_ROUTE = 'download-svg';
+
+/**
+ * The response header that carries what was left out of a label under the incomplete-markup policy (an image
+ * that could not be loaded): a JSON array of messages, non-ASCII escaped. Absent when there is nothing to say.
+ */
+export const WARNINGS_HEADER = 'X-LabelDesk-Warnings';
 
 export type RouteRequest<R extends RouteName> = z.infer<(typeof API_ROUTES)[R]['request']>;
 export type RouteResult<R extends RouteName> = z.infer<(typeof API_ROUTES)[R]['response']>;

@@ -9,6 +9,7 @@ import type { Markup } from '../template/schema';
 import { stageToInches, PX_PER_INCH } from '../units/units';
 import { encodeBarcode, placeBarcode, symbolKind, BarcodeValueError } from './barcode';
 import type { EncodeOptions } from './barcode/geometry';
+import { naturalBarcodeBox } from './barcode/natural-size';
 import { normaliseStyle, type FontSet } from './fonts';
 import { ImageError, type ImageAssets } from './images';
 import {
@@ -385,19 +386,25 @@ function drawBarcode(
   const k = ctx.k;
   const matrix = symbolKind(el.format) === 'matrix' && el.format !== 'pdf417';
   const fallback = matrix ? DEFAULT_BARCODE_BOX.matrix : DEFAULT_BARCODE_BOX.linear;
-  const box = {
-    x: at.x,
-    y: at.y,
-    width: (el.width ?? fallback.width) * k,
-    height: (el.height ?? fallback.height) * k,
-  };
   let geometry;
   try {
     geometry = encodeBarcode(el.format, el.text, encodeOptions(el));
   } catch (e) {
     if (!(e instanceof BarcodeValueError)) throw e;
-    return invalid(ctx, index, `barcode ${el.format}`, box, e);
+    const marked = { width: (el.width ?? fallback.width) * k, height: (el.height ?? fallback.height) * k };
+    return invalid(ctx, index, `barcode ${el.format}`, { ...at, ...marked }, e);
   }
+  // A side the element leaves out is the symbol's natural size (barcode/natural-size.ts), at its own x/y.
+  const natural =
+    el.width === undefined || el.height === undefined
+      ? naturalBarcodeBox(geometry, el.humanReadable)
+      : undefined;
+  const box = {
+    x: at.x,
+    y: at.y,
+    width: (el.width ?? natural?.width ?? 0) * k,
+    height: (el.height ?? natural?.height ?? 0) * k,
+  };
   const font = ctx.opts.fonts.resolve('Arial', 'normal');
   const barColor = color(el.color) ?? color(el.fill) ?? BLACK;
   const placed = placeBarcode(

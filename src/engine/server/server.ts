@@ -13,7 +13,15 @@ import Fastify, {
   type FastifyRequest,
 } from 'fastify';
 import type { RenderPorts } from '../render';
-import { API_PREFIX, API_ROUTES, ROUTE_NAMES, type RouteRequest } from '../api-contract';
+import {
+  API_PREFIX,
+  API_ROUTES,
+  DOWNLOAD_SVG_ROUTE,
+  ROUTE_NAMES,
+  WARNINGS_HEADER,
+  aliasesOf,
+  type RouteRequest,
+} from '../api-contract';
 import { ApiError, invalidRequest } from '../api-errors';
 import { openApiDocument } from '../openapi';
 import { createOperations } from '../operations';
@@ -203,27 +211,50 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
 
   for (const name of ROUTE_NAMES) {
     const route = API_ROUTES[name];
-    app.post(`${API_PREFIX}${name}`, { onRequest: authenticate }, async (req, reply) => {
-      const parsed = route.request.safeParse(req.body, { reportInput: true });
-      if (!parsed.success) throw invalidRequest(parsed.error);
-      const key = req.apiKey ?? '';
-      let reservation: Reservation | undefined;
-      try {
-        const result = await ops.run(
-          name,
-          parsed.data as RouteRequest<typeof name>,
-          { publicBaseUrl: publicBaseUrl(req) },
-          (copies) => {
-            reservation = usage.reserve(key, copies, req.allowance);
-          },
-        );
-        reservation?.commit(name);
-        return reply.type(JSON_TYPE).send(result.body);
-      } finally {
-        reservation?.release();
-      }
-    });
+    // The hosted service's public names (print-node, print-node-pdf) are the same handler, counted as `name`.
+    for (const path of [name, ...aliasesOf(name)]) {
+      app.post(`${API_PREFIX}${path}`, { onRequest: authenticate }, async (req, reply) => {
+        const parsed = route.request.safeParse(req.body, { reportInput: true });
+        if (!parsed.success) throw invalidRequest(parsed.error);
+        const key = req.apiKey ?? '';
+        let reservation: Reservation | undefined;
+        try {
+          const result = await ops.run(
+            name,
+            parsed.data as RouteRequest<typeof name>,
+            {
+              publicBaseUrl: publicBaseUrl(req),
+              imagePolicy: parsed.data.strict === true ? 'strict' : 'omit',
+            },
+            (copies) => {
+              reservation = usage.reserve(key, copies, req.allowance);
+            },
+          );
+          reservation?.commit(name);
+          if (result.warnings.length > 0) reply.header(WARNINGS_HEADER, warningsHeader(result.warnings));
+          return reply.type(JSON_TYPE).send(result.body);
+        } finally {
+          reservation?.release();
+        }
+      });
+    }
   }
+
+  // The hosted API client's SVG download: the storage path of files[].path, with the key and secret.
+  app.get<{ Querystring: { path?: unknown } }>(
+    `${API_PREFIX}${DOWNLOAD_SVG_ROUTE}`,
+    { onRequest: authenticate },
+    async (req, reply) => {
+      const path = req.query.path;
+      if (typeof path !== 'string' || !path) {
+        throw new ApiError(422, 'the path query parameter is required (files[].path of export-svg)', 'path');
+      }
+      const token = svgs.tokenOfPath(path);
+      const file = token === undefined ? undefined : await svgs.read(token);
+      if (!file) throw new ApiError(404, 'no such file, or it has expired', 'path');
+      return sendSvg(reply, file);
+    },
+  );
 
   app.route({
     method: ['GET', 'PUT', 'DELETE', 'PATCH'],
@@ -238,9 +269,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
   const openApi = JSON.stringify(openApiDocument(), null, 2);
   app.get('/openapi.json', async (_req, reply) => reply.type(JSON_TYPE).send(openApi));
 
-  app.get<{ Params: { token: string } }>('/files/svg/:token', async (req, reply) => {
-    const file = await svgs.read(req.params.token);
-    if (!file) throw new ApiError(404, 'no such file, or it has expired');
+  function sendSvg(reply: FastifyReply, file: { svg: Buffer; expiresAt: Date }): FastifyReply {
     const seconds = Math.max(0, Math.floor((file.expiresAt.getTime() - now().getTime()) / 1000));
     return reply
       .type('image/svg+xml')
@@ -249,6 +278,12 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
       .header('X-Content-Type-Options', 'nosniff')
       .header('Access-Control-Allow-Origin', '*')
       .send(file.svg);
+  }
+
+  app.get<{ Params: { token: string } }>('/files/svg/:token', async (req, reply) => {
+    const file = await svgs.read(req.params.token);
+    if (!file) throw new ApiError(404, 'no such file, or it has expired');
+    return sendSvg(reply, file);
   });
 
   app.get<{ Params: { '*': string } }>('/sdk/*', async (req, reply) => {
@@ -300,6 +335,14 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
       await usage.flush();
     },
   };
+}
+
+/** The warnings header: a JSON array, every non-ASCII character escaped so the value is a valid header. */
+function warningsHeader(warnings: readonly string[]): string {
+  return JSON.stringify(warnings.slice(0, 50)).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 function tooMany(retryAfterSeconds: number, why: string): ApiError {
@@ -389,7 +432,7 @@ function installCors(app: FastifyInstance, origins: ReadonlySet<string>): void {
       reply
         .header('Access-Control-Allow-Origin', origin)
         .header('Vary', 'Origin')
-        .header('Access-Control-Expose-Headers', 'Retry-After');
+        .header('Access-Control-Expose-Headers', `Retry-After, ${WARNINGS_HEADER}`);
     }
   });
   app.options(`${API_PREFIX}*`, async (req, reply) => {
@@ -402,7 +445,7 @@ function installCors(app: FastifyInstance, origins: ReadonlySet<string>): void {
     }
     return reply
       .code(204)
-      .header('Access-Control-Allow-Methods', 'POST')
+      .header('Access-Control-Allow-Methods', 'GET, POST')
       .header('Access-Control-Allow-Headers', 'Content-Type, X-API-KEY, X-API-SECRET')
       .header('Access-Control-Max-Age', '600')
       .send();

@@ -17,6 +17,11 @@ const TOKEN = /^(\d{1,15})-([0-9a-f]{32})\.svg$/;
 export interface SvgFiles extends SvgFileStore {
   /** The SVG behind a token while it lives; undefined when unknown or expired (then it is deleted). */
   read(token: string): Promise<{ svg: Buffer; expiresAt: Date } | undefined>;
+  /**
+   * The token of a storage path as export-svg answers it in `files[].path` (`svg/<token>`), or undefined for
+   * any other string: no other path (`../keys.json`, an absolute path, a folder) reaches the file system.
+   */
+  tokenOfPath(path: string): string | undefined;
   /** Deletes every expired file. Returns how many went. */
   sweep(): Promise<number>;
 }
@@ -33,6 +38,13 @@ export function svgFiles(dir: string, now: () => Date, storagePrefix = 'svg'): S
   }
 
   return {
+    tokenOfPath(path) {
+      const prefix = `${storagePrefix}/`;
+      if (!path.startsWith(prefix)) return undefined;
+      const token = path.slice(prefix.length);
+      return TOKEN.test(token) ? token : undefined;
+    },
+
     async save(svgs, expiresAt) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       const written = new Map<string, string>();

@@ -273,13 +273,15 @@ describe('422: a missing or invalid parameter, named in message and field (spec 
   );
 
   test.each(['export-svg', 'render-zpl', 'render-pdf'] as const)(
-    '%s: an image that cannot be loaded → 422 naming the element',
+    '%s: an image that cannot be loaded, with "strict": true → 422 naming the element',
     async (route) => {
       // Port 1 on the loopback refuses at once: an unreachable image host is the request's problem, not a retry.
+      // Without strict the image is left out with a warning (test/engine/server/hosted-client.test.ts).
       const a = await h.post(route, {
         label_name: 'logo-2x1',
         amount: 1,
         apiData: { logo: 'http://127.0.0.1:1/logo.png' },
+        strict: true,
       });
       expect(a.status).toBe(422);
       expect(a.json.field).toBe('apiData.logo');
@@ -291,9 +293,18 @@ describe('422: a missing or invalid parameter, named in message and field (spec 
 
   test('a local file outside the template folders is never read for a request', async () => {
     for (const logo of ['/etc/hostname', 'file:///etc/hostname', '../../../../../../etc/hostname']) {
-      const a = await h.post('render-pdf', { label_name: 'logo-2x1', amount: 1, apiData: { logo } });
-      expect(a.status).toBe(422);
-      expect(a.json.message).toContain('outside the template folders');
+      const strict = await h.post('render-pdf', {
+        label_name: 'logo-2x1',
+        amount: 1,
+        apiData: { logo },
+        strict: true,
+      });
+      expect(strict.status).toBe(422);
+      expect(strict.json.message).toContain('outside the template folders');
+      // Without strict the image is left out, and the warning says why.
+      const lenient = await h.post('render-pdf', { label_name: 'logo-2x1', amount: 1, apiData: { logo } });
+      expect(lenient.status).toBe(200);
+      expect(lenient.headers.get('x-labeldesk-warnings')).toContain('outside the template folders');
     }
   });
 
@@ -434,11 +445,26 @@ describe('429: past the per-key rate (spec §8), with Retry-After', () => {
 });
 
 describe('OpenAPI and the bind address', () => {
-  test('GET /openapi.json (no auth) lists the seven routes', async () => {
+  test('GET /openapi.json (no auth) lists the seven routes, the two hosted aliases and download-svg', async () => {
     const a = await answerOf(await fetch(`${h.url}/openapi.json`));
     expect(a.status).toBe(200);
     expect(a.json.openapi).toBe('3.1.0');
-    expect(Object.keys(a.json.paths).filter((p) => p.startsWith('/custom-labels/'))).toHaveLength(7);
+    const paths = Object.entries(a.json.paths as Record<string, { post?: Record<string, unknown> }>).filter(
+      ([p]) => p.startsWith('/custom-labels/'),
+    );
+    expect(paths.filter(([, op]) => op.post && !op.post['x-alias-of'])).toHaveLength(7);
+    expect(
+      Object.fromEntries(
+        paths.filter(([, op]) => op.post?.['x-alias-of']).map(([p, op]) => [p, op.post?.['x-alias-of']]),
+      ),
+    ).toEqual({
+      '/custom-labels/print-node': '/custom-labels/print-relay',
+      '/custom-labels/print-node-pdf': '/custom-labels/print-relay-pdf',
+    });
+    expect(a.json.paths['/custom-labels/download-svg'].get.parameters[0]).toMatchObject({
+      name: 'path',
+      in: 'query',
+    });
   });
 
   test('binds 127.0.0.1 by default', async () => {

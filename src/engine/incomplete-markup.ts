@@ -1,0 +1,81 @@
+/**
+ * The incomplete-markup policy (README "Incomplete markup"): markup from the hosted service may name an image
+ * that cannot be loaded (its own documentation's example does). The hosted SDK leaves such an image out and
+ * prints the rest; so do we, with a warning naming the element and the URL, unless the caller asks for strict
+ * mode, where the first image that cannot be loaded fails the render as before (ImageError).
+ *
+ * Pure over the render ports: each distinct URL is loaded once through `ports.loadImages`, and the ports
+ * returned hand the loaded images to the renderer, so nothing is fetched twice.
+ */
+import { collectImageUrls, ImageError, type ImageAssets, type LoadedImage } from '../layout/images';
+import type { Markup } from '../template/schema';
+import type { RenderPorts } from './render';
+
+/** `omit`: leave out an image that cannot be loaded, with a warning (default). `strict`: fail the render. */
+export type ImagePolicy = 'omit' | 'strict';
+
+export interface PreparedMarkups {
+  /** The markups, with every image that could not be loaded made invisible (the same objects when none). */
+  markups: Markup[];
+  /** Render ports whose loadImages answers from what was loaded here. */
+  ports: RenderPorts;
+  /** One message per image left out: `elements[2] (image): image https://…: the server answered 404; left out`. */
+  warnings: string[];
+}
+
+/** Loads every image of `markups` once and applies the policy. Throws ImageError in strict mode. */
+export async function prepareImages(
+  markups: readonly Markup[],
+  ports: RenderPorts,
+  policy: ImagePolicy,
+): Promise<PreparedMarkups> {
+  const urls = collectImageUrls(markups);
+  if (urls.length === 0) return { markups: [...markups], ports, warnings: [] };
+  if (policy === 'strict') {
+    const assets = await ports.loadImages(urls);
+    return { markups: [...markups], ports: withAssets(ports, assets), warnings: [] };
+  }
+  const loaded = new Map<string, LoadedImage>();
+  const failed = new Map<string, ImageError>();
+  await Promise.all(
+    urls.map(async (url) => {
+      try {
+        const image = (await ports.loadImages([url])).get(url);
+        if (image) loaded.set(url, image);
+        else failed.set(url, new ImageError(url, 'was not loaded'));
+      } catch (e) {
+        if (!(e instanceof ImageError)) throw e;
+        failed.set(url, e);
+      }
+    }),
+  );
+  if (failed.size === 0) return { markups: [...markups], ports: withAssets(ports, loaded), warnings: [] };
+  const warnings = new Set<string>();
+  const out = markups.map((markup) => {
+    if (!markup.elements.some((el) => el.type === 'image' && failed.has(el.url))) return markup;
+    return {
+      ...markup,
+      elements: markup.elements.map((el, index) => {
+        const error = el.type === 'image' && el.visible !== false ? failed.get(el.url) : undefined;
+        if (!error) return el;
+        warnings.add(`elements[${index}] (image): ${error.message}; left out`);
+        return { ...el, visible: false };
+      }),
+    };
+  });
+  return { markups: out, ports: withAssets(ports, loaded), warnings: [...warnings] };
+}
+
+function withAssets(ports: RenderPorts, assets: ImageAssets): RenderPorts {
+  return {
+    ...ports,
+    loadImages: async (urls) => {
+      const out = new Map<string, LoadedImage>();
+      for (const url of urls) {
+        const image = assets.get(url);
+        if (image) out.set(url, image);
+      }
+      return out;
+    },
+  };
+}
