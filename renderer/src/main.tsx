@@ -1,4 +1,5 @@
 /** Entry point: connect to main (Electron preload or web mode), make the stores, render, start. */
+import './lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectApi } from './api/connect';
