@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { PrintersFileSchema, type ConfiguredPrinter } from '../../src/printers/printers-file';
 import { formatPrinterUri, parsePrinterUri, type PrinterUri } from '../../src/printers/uri';
-import { defaultProfile } from '../../src/printers/profiles';
+import { defaultProfile, knownDpi, withDetectedDpi } from '../../src/printers/profiles';
 import { queryDpi, queryStatus } from '../../src/printers/query';
 import type { PrinterStatus } from '../../src/printers/status';
 import { PrinterError, type PrinterTransport } from '../../src/printers/transport';
@@ -103,7 +103,11 @@ export function appPrinters(dataDir: string): AppPrinters {
 
   const learnDpi = async (transport: PrinterTransport, printer: ConfiguredPrinter) => {
     const { dpi } = await queryDpi(transport, { timeoutMs: 2000 });
-    await profiles.put(defaultProfile(printer.uri, printer.name, dpi, 'detected'));
+    const current = await profiles.get(printer.uri);
+    // Keeps what a person set on the profile (darkness, offsets); only the dpi becomes the printer's answer.
+    await profiles.put(
+      current ? withDetectedDpi(current, dpi) : defaultProfile(printer.uri, printer.name, dpi, 'detected'),
+    );
   };
 
   const view = async (p: ConfiguredPrinter): Promise<PrinterView> => {
@@ -114,7 +118,9 @@ export function appPrinters(dataDir: string): AppPrinters {
       name: p.name,
       uri: p.uri,
       kind: describeUri(uri),
-      dpi: profile?.dpi ?? null,
+      dpi: knownDpi(profile) ?? null,
+      dpiSource: profile && profile.dpiSource !== 'assumed' ? profile.dpiSource : null,
+      darkness: profile?.darkness ?? null,
       language: await printLanguage(uri),
     };
   };
@@ -134,8 +140,9 @@ export function appPrinters(dataDir: string): AppPrinters {
   const saveProfile = async (uri: string, name: string, input: PrinterInput) => {
     const current = await profiles.get(uri);
     if (input.dpi === undefined && input.darkness === undefined && !current) return;
+    // Without a dpi from the person, nobody has said it yet: `assumed` until the printer answers.
     const base =
-      current ?? defaultProfile(uri, name, input.dpi ?? FALLBACK_DPI, input.dpi ? 'set' : 'detected');
+      current ?? defaultProfile(uri, name, input.dpi ?? FALLBACK_DPI, input.dpi ? 'set' : 'assumed');
     const dpi = input.dpi ?? base.dpi;
     const resized = dpi === base.dpi ? base : defaultProfile(uri, name, dpi, 'set');
     await profiles.put({
@@ -205,7 +212,7 @@ export function appPrinters(dataDir: string): AppPrinters {
       try {
         await transport.open({ timeoutMs: 3000 });
         const status = await queryStatus(transport, { timeoutMs: 2000 });
-        if (status.state === 'ready' && !(await profiles.get(printer.uri))) {
+        if (status.state === 'ready' && knownDpi(await profiles.get(printer.uri)) === undefined) {
           // Learn its resolution once, on this connection, so previews and prints use it from now on.
           await learnDpi(transport, printer).catch(() => undefined);
         }
@@ -217,7 +224,7 @@ export function appPrinters(dataDir: string): AppPrinters {
         await transport.close().catch(() => undefined);
       }
     },
-    profileDpi: async (printer) => (await profiles.get(printer.uri))?.dpi,
+    profileDpi: async (printer) => knownDpi(await profiles.get(printer.uri)),
     async setup(printer) {
       const profile = await profiles.get(printer.uri);
       const setup = await decidePrinterSetup(printer.uri, undefined, {

@@ -3,8 +3,8 @@
  * service (`labeldesk jobs add`, `labeldesk batch`) and the app:
  *
  *   dpi = the dpi asked for, else the profile's when a person set it, else what the printer reports (~HI, when it
- *   can report and is reachable) — asked only when there is no profile or the caller wants it refreshed —, else
- *   the profile's detected dpi, else 203 with a warning;
+ *   can report and is reachable) — asked when no one has said it yet (no profile, or a profile whose dpi is only
+ *   assumed) or the caller wants it refreshed —, else the profile's detected dpi, else 203 with a warning;
  *   settings = the profile's print width, offsets and darkness when the profile is for that dpi, else the
  *   default print width for the dpi.
  *
@@ -19,6 +19,7 @@ import type { ZplSettings } from '../../src/jobs/model';
 import {
   defaultPrintWidthDots,
   defaultProfile,
+  knownDpi,
   withDetectedDpi,
   zplJobSettings,
   type PrinterProfile,
@@ -70,7 +71,9 @@ export async function decidePrinterSetup(
   let dpi = dpiAsked;
   let detected = false;
   let save: PrinterProfile | undefined;
-  if (dpi === undefined && profile && (profile.dpiSource === 'set' || !deps.refresh)) dpi = profile.dpi;
+  // A person's dpi always wins; a detected one stands unless the caller asks again; an assumed one is asked.
+  if (dpi === undefined && profile?.dpiSource === 'set') dpi = profile.dpi;
+  if (dpi === undefined && profile?.dpiSource === 'detected' && !deps.refresh) dpi = profile.dpi;
   if (dpi === undefined) {
     try {
       dpi = await deps.askDpi();
@@ -85,7 +88,7 @@ export async function decidePrinterSetup(
         : defaultProfile(printer, deps.name ?? basename(printer), dpi, 'detected');
       if (next !== profile) save = profile = next;
     }
-    dpi ??= profile?.dpi;
+    dpi ??= knownDpi(profile);
   }
   if (dpi === undefined) {
     dpi = FALLBACK_DPI;

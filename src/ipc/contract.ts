@@ -203,7 +203,12 @@ export interface PrinterView {
   uri: string;
   /** What the URI says in words ("Network 127.0.0.1:9100", "USB 0a5f:0181", "OS queue Office"). */
   kind: string;
+  /** The resolution, once the printer reported it or a person set it; null while nobody has. */
   dpi: number | null;
+  /** Who said the dpi: the printer (`detected`) or a person (`set`); null while unknown. */
+  dpiSource: 'detected' | 'set' | null;
+  /** `~SD` darkness the profile sends (0–30), or null to keep the printer's own. */
+  darkness: number | null;
   /** `raw`: receives ZPL; `pdf`: an OS queue that needs PDF. */
   language: 'zpl' | 'pdf';
 }

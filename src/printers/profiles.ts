@@ -19,8 +19,12 @@ export const PrinterProfileSchema = z
     name: z.string().trim().min(1).max(120),
     /** Print resolution in dots per inch. */
     dpi: z.number().int().min(100).max(1200),
-    /** `detected`: asked the printer (SGD or ~HI); `set`: a person entered it. Detection never overrides `set`. */
-    dpiSource: z.enum(['detected', 'set']),
+    /**
+     * `detected`: the printer said so (SGD or ~HI); `set`: a person entered it (detection never overrides it);
+     * `assumed`: nobody has said yet — `dpi` is a placeholder (a profile made for its darkness or offsets before
+     * the printer was reachable), and the next print or status check asks the printer.
+     */
+    dpiSource: z.enum(['detected', 'set', 'assumed']),
     /** Widest printable line in dots (`^PW` cap): 832 on a 4 in printer at 203 dpi. */
     printWidthDots: dotsSchema.min(1),
     /** `~SD` darkness 0..30; omitted: keep the printer's own setting. */
@@ -101,17 +105,22 @@ export function defaultProfile(
   return parsePrinterProfile({ uri, name, dpi, dpiSource, printWidthDots: defaultPrintWidthDots(dpi) });
 }
 
+/** The profile's dpi when someone (the printer or a person) said it; undefined while it is only assumed. */
+export function knownDpi(profile: PrinterProfile | undefined): number | undefined {
+  return profile && profile.dpiSource !== 'assumed' ? profile.dpi : undefined;
+}
+
 /**
- * A newly detected dpi applied to a profile: only when the dpi was detected before (a person's setting wins),
- * and the print width follows when it was the default for the old dpi.
+ * A newly detected dpi applied to a profile: unless a person set the dpi (their setting wins); the print width
+ * follows when it was the default for the old dpi. Every other setting (darkness, offsets, media) is kept.
  */
 export function withDetectedDpi(profile: PrinterProfile, dpi: number): PrinterProfile {
-  if (profile.dpiSource === 'set' || profile.dpi === dpi) return profile;
+  if (profile.dpiSource === 'set' || (profile.dpiSource === 'detected' && profile.dpi === dpi)) return profile;
   const width =
     profile.printWidthDots === defaultPrintWidthDots(profile.dpi)
       ? defaultPrintWidthDots(dpi)
       : profile.printWidthDots;
-  return { ...profile, dpi, printWidthDots: width };
+  return { ...profile, dpi, dpiSource: 'detected', printWidthDots: width };
 }
 
 /** The job settings a profile implies for buildZplJob (width cap, `^LH` offsets, `~SD` darkness). */

@@ -116,6 +116,8 @@ export function createFakeApi(): FakeApi {
         uri: 'tcp://127.0.0.1:9100',
         kind: 'Network',
         dpi: 203,
+        dpiSource: 'detected',
+        darkness: null,
         language: 'zpl',
       },
     ],

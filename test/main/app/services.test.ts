@@ -156,6 +156,36 @@ describe('printing', () => {
     expect((await call('settings.get', {})).recentTemplates[0]).toEqual(ref);
   });
 
+  it('a 300-dpi printer added with a darkness value prints at 300 dpi (^PW1200) with that darkness', async () => {
+    // Issue #17: the darkness made a profile whose dpi was "203 detected" although nobody had asked the printer.
+    const dock = await startZebraEmulator({ dpi: 300 });
+    try {
+      const added = await call('printers.save', { name: 'Dock 300', uri: dock.uri, darkness: 22 });
+      expect(added).toMatchObject({ dpi: null, dpiSource: null, darkness: 22 });
+      const { job } = await call('print.submit', { ref, values, copies: 1, printer: added.id });
+      await expect.poll(() => dock.jobs.length, { timeout: 20_000 }).toBe(1);
+      const zpl = dock.jobs[0]!.zpl;
+      expect(zpl).toContain('^PW1200');
+      expect(zpl).toContain('^LL1800');
+      expect(zpl).toContain('~SD22');
+      // The printer said 300: the profile now says so, and still has the darkness a person set.
+      const [view] = (await call('printers.list', {})).filter((p) => p.id === added.id);
+      expect(view).toMatchObject({ dpi: 300, dpiSource: 'detected', darkness: 22 });
+      await expect
+        .poll(async () => (await call('jobs.get', { id: job!.id })).job.state, { timeout: 20_000 })
+        .toBe('done');
+      await call('printers.remove', { id: added.id });
+    } finally {
+      await dock.close();
+    }
+  });
+
+  it('a printer added while unreachable has no dpi until it answers (never "203 detected")', async () => {
+    const added = await call('printers.save', { name: 'Away', uri: 'tcp://127.0.0.1:1', darkness: 10 });
+    expect(added).toMatchObject({ dpi: null, dpiSource: null, darkness: 10 });
+    await call('printers.remove', { id: added.id });
+  });
+
   it('while a job waits on paper out, the printer shows what the job saw, then the labels print once', async () => {
     const before = zebra.jobs.length;
     zebra.setFault({ paperOut: true });

@@ -27,6 +27,24 @@ const unreachable = async (): Promise<number | undefined> => {
 const detectedAt = (dpi: number) => defaultProfile(URI, 'Dock 7', dpi, 'detected');
 
 describe('decidePrinterSetup', () => {
+  it('a profile whose dpi is only assumed asks the printer, keeps its darkness, and saves the answer as detected', async () => {
+    // Issue #17: a printer added with a darkness but no dpi printed at 203 on a 300 dpi head (68 % labels).
+    const assumed = parsePrinterProfile({ ...defaultProfile(URI, 'Dock 7', 203, 'assumed'), darkness: 22 });
+    const printer = printerAt(300);
+    const setup = await decidePrinterSetup(URI, undefined, { profile: assumed, askDpi: printer.askDpi });
+    expect(setup).toMatchObject({
+      dpi: 300,
+      detected: true,
+      zpl: { maxWidthDots: 1232, darkness: { mode: 'absolute', level: 22 } },
+    });
+    expect(setup.save).toMatchObject({ dpi: 300, dpiSource: 'detected', darkness: 22, printWidthDots: 1232 });
+    // Unreachable: nobody knows the dpi, so the fallback comes with a warning rather than passing for a fact.
+    const away = await decidePrinterSetup(URI, undefined, { profile: assumed, askDpi: unreachable });
+    expect(away.dpi).toBe(203);
+    expect(away.save).toBeUndefined();
+    expect(away.warnings.join(' ')).toMatch(/did not report its resolution/);
+  });
+
   it('the dpi asked for wins; the profile applies its print width, offsets and darkness at its own dpi', async () => {
     const profile = parsePrinterProfile({
       ...defaultProfile(URI, 'Dock 7', 300, 'set'),

@@ -19,8 +19,9 @@ const toDraft = (p: PrinterView): Draft => ({
   id: p.id,
   name: p.name,
   uri: p.uri,
-  dpi: p.dpi ? String(p.dpi) : '',
-  darkness: '',
+  // A detected dpi stays the printer's to report: only a dpi a person set is shown as typed in.
+  dpi: p.dpi && p.dpiSource === 'set' ? String(p.dpi) : '',
+  darkness: p.darkness === null ? '' : String(p.darkness),
 });
 
 /** The form's text → the request; blank dpi or darkness means "ask the printer" / "leave it". */
@@ -93,7 +94,9 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
                 {p.id === defaultPrinter && <span className="tag">Default</span>}
                 <div className="muted small">
                   {p.kind} · <span className="mono">{p.uri}</span>
-                  {p.dpi ? ` · ${p.dpi} dpi` : ''} · {p.language === 'zpl' ? 'ZPL' : 'PDF'}
+                  {p.dpi ? ` · ${p.dpi} dpi ${p.dpiSource === 'set' ? 'set' : 'detected'}` : ''}
+                  {p.darkness !== null ? ` · darkness ${p.darkness}` : ''} ·{' '}
+                  {p.language === 'zpl' ? 'ZPL' : 'PDF'}
                 </div>
                 {statuses[p.id] && statuses[p.id]!.state !== 'ready' && (
                   <div className="small">{statuses[p.id]!.message}</div>
