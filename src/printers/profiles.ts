@@ -115,7 +115,8 @@ export function knownDpi(profile: PrinterProfile | undefined): number | undefine
  * follows when it was the default for the old dpi. Every other setting (darkness, offsets, media) is kept.
  */
 export function withDetectedDpi(profile: PrinterProfile, dpi: number): PrinterProfile {
-  if (profile.dpiSource === 'set' || (profile.dpiSource === 'detected' && profile.dpi === dpi)) return profile;
+  if (profile.dpiSource === 'set' || (profile.dpiSource === 'detected' && profile.dpi === dpi))
+    return profile;
   const width =
     profile.printWidthDots === defaultPrintWidthDots(profile.dpi)
       ? defaultPrintWidthDots(dpi)
