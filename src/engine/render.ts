@@ -9,7 +9,7 @@ import { layout, type LayoutTarget } from '../layout/layout';
 import type { Scene } from '../layout/scene';
 import type { MonoBitmap } from '../render/bitmap';
 import { renderPdf, type SvgImageRasterizer } from '../render/pdf';
-import { renderSvg } from '../render/svg';
+import { renderSvg, svgLengthUnit } from '../render/svg';
 import type { Markup } from '../template/schema';
 import type { Deflate, GfaCompression } from '../zpl/gfa';
 import { buildZplJobs, DEFAULT_MAX_WIDTH_DOTS, type Darkness } from '../zpl/job';
@@ -162,10 +162,11 @@ export async function renderSvgLabels(markups: readonly Markup[], ports: RenderP
   if (hasRfid(markups)) throw new RfidRequiresZpl();
   const scenes = await scenesFor(markups, { unit: 'px' }, ports);
   const cache = new Map<Scene, string>();
-  return scenes.map((scene) => {
+  return scenes.map((scene, i) => {
     let svg = cache.get(scene);
     if (svg === undefined) {
-      svg = renderSvg(scene, ports.fonts);
+      // Declared in the stage's unit (4in × 6in), so dpi-aware tools render it at the label's real size.
+      svg = renderSvg(scene, ports.fonts, { unit: svgLengthUnit(markups[i]?.stage.unit ?? 'in') });
       cache.set(scene, svg);
     }
     return svg;

@@ -70,9 +70,10 @@ afterAll(async () => {
 
 /** Chromium's rendering of the SVG inline in a zero-margin page of exactly its size, at `scale` px per px. */
 async function chromiumShot(scale: number): Promise<Rgba> {
-  const [, w, h] = /^<svg [^>]*width="([\d.]+)" height="([\d.]+)"/.exec(svg) ?? [];
+  // The root declares inches; a page of that size in CSS px (96 per inch) holds it exactly.
+  const [, w, h] = /^<svg [^>]*width="([\d.]+)in" height="([\d.]+)in"/.exec(svg) ?? [];
   const page = await browser.newPage({
-    viewport: { width: Number(w), height: Number(h) },
+    viewport: { width: Number(w) * 96, height: Number(h) * 96 },
     deviceScaleFactor: scale,
   });
   try {
@@ -93,8 +94,8 @@ function resvgRender(width: number): Rgba {
 }
 
 describe('element-gallery-4x6 as SVG, resvg vs Chromium', () => {
-  it('is sized 4 × 6 in as CSS px', () => {
-    expect(svg).toMatch(/^<svg [^>]*width="384" height="576"/);
+  it('is sized 4 × 6 in, in inches, with a viewBox in CSS px', () => {
+    expect(svg).toMatch(/^<svg [^>]*width="4in" height="6in" viewBox="0 0 384 576"/);
   });
 
   it.each([

@@ -59,14 +59,18 @@ describe('renderSvg', () => {
     expect(darkPixelsIn(img, 0, 60, 300, 80)).toBe(0);
   });
 
-  it('sizes the root in physical px and the viewBox in scene units', () => {
+  it('sizes the root in physical units (issue #19) and the viewBox in scene units', () => {
     const px = renderSvg(shippingLabel(), fonts);
-    expect(px).toContain('width="384" height="576" viewBox="0 0 384 576"');
-    // 4 × 6 in at 203 dpi in dots: one px per dot.
+    expect(px).toContain('width="4in" height="6in" viewBox="0 0 384 576"');
+    // 4 × 6 in at 203 dpi in dots: the same physical size, the viewBox in dots.
     const dots = renderSvg(scene('dots', 203, 812, 1218, []), fonts);
-    expect(dots).toContain('width="812" height="1218" viewBox="0 0 812 1218"');
+    expect(dots).toContain('width="4in" height="6in" viewBox="0 0 812 1218"');
+    // A tool at 96 px per inch (resvg's default) draws 4 in as 384 px, whatever the scene's units.
     const img = rasterise(dots);
-    expect([img.width, img.height]).toEqual([812, 1218]);
+    expect([img.width, img.height]).toEqual([384, 576]);
+    // A metric stage declares millimetres: 100 × 150 mm.
+    const mm = renderSvg(scene('px', 96, (100 / 25.4) * 96, (150 / 25.4) * 96, []), fonts, { unit: 'mm' });
+    expect(mm).toMatch(/^<svg [^>]*width="100mm" height="150mm" viewBox="0 0 377\.95 566\.93"/);
   });
 
   it('writes coordinates with at most 2 decimals', () => {

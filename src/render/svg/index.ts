@@ -1,1 +1,1 @@
-export { renderSvg, type RenderSvgOptions } from './render-svg';
+export { renderSvg, svgLengthUnit, type RenderSvgOptions, type SvgLengthUnit } from './render-svg';

@@ -17,12 +17,28 @@ import { dataUrl } from '../base64';
 import { GlyphDefs } from './glyph-defs';
 import { esc, fillAttrs, fine, num, strokeAttrs } from './svg-format';
 
+/** A physical unit of length an SVG root can declare. */
+export type SvgLengthUnit = 'in' | 'mm' | 'cm';
+
+const PER_INCH: Record<SvgLengthUnit, number> = { in: 1, mm: 25.4, cm: 2.54 };
+
+/** The unit an SVG of a label declares its size in: the stage's own, or inches for a px stage. */
+export function svgLengthUnit(stageUnit: 'in' | 'mm' | 'cm' | 'px'): SvgLengthUnit {
+  return stageUnit === 'px' ? 'in' : stageUnit;
+}
+
 export interface RenderSvgOptions {
   /**
    * Size of the root element in px, overriding the scene's own (the viewBox stays in scene units, so the
    * drawing is scaled). The rasteriser uses it to render at a given dpi with an exact pixel size.
    */
   size?: { width: number; height: number };
+  /**
+   * Unit of the root's physical width and height when no `size` is given (default inches): a 4 × 6 in label
+   * declares `width="4in" height="6in"`, so dpi-aware tools (rsvg-convert -d, Inkscape, print dialogs) render
+   * it at the label's real size.
+   */
+  unit?: SvgLengthUnit;
   /** Prefix for the ids of glyph definitions, for several SVGs inlined in one HTML page. Default "ld-". */
   idPrefix?: string;
 }
@@ -31,9 +47,9 @@ const isIdentity = (m: Matrix): boolean =>
   m[0] === 1 && m[1] === 0 && m[2] === 0 && m[3] === 1 && m[4] === 0 && m[5] === 0;
 
 /**
- * Draws a Scene as an SVG document. The root width/height are the scene size as px: CSS px for a `px`
- * scene, and one px per dot for a `dots` scene (so rasterising at scale 1 gives one pixel per printer dot).
- * The viewBox is in scene units. Coordinates are written with at most 2 decimals.
+ * Draws a Scene as an SVG document. The root width/height are the label's physical size in `opts.unit`
+ * (scene units over the scene's dpi), or `opts.size` px. The viewBox is in scene units: CSS px for a `px`
+ * scene, dots for a `dots` scene. Coordinates are written with at most 2 decimals.
  */
 export function renderSvg(scene: Scene, fonts: FontSet, opts: RenderSvgOptions = {}): string {
   const glyphs = new GlyphDefs(fonts, opts.idPrefix ?? 'ld-');
@@ -44,15 +60,23 @@ export function renderSvg(scene: Scene, fonts: FontSet, opts: RenderSvgOptions =
   for (const node of scene.nodes) drawNode(node, glyphs, out);
 
   const size = opts.size;
+  const unit = opts.unit ?? 'in';
+  const physical = (length: number) => `${lengthIn(length / scene.dpi, unit)}${unit}`;
   const root = size
     ? `width="${num(size.width)}" height="${num(size.height)}" preserveAspectRatio="none"`
-    : `width="${w}" height="${h}"`;
+    : `width="${physical(scene.width)}" height="${physical(scene.height)}"`;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" ${root} viewBox="0 0 ${w} ${h}">` +
     glyphs.toSvg() +
     out.join('') +
     '</svg>'
   );
+}
+
+/** Inches in `unit`, at most 4 decimals (0.0001 in: far below a printer dot). */
+function lengthIn(inches: number, unit: SvgLengthUnit): string {
+  const r = Math.round(inches * PER_INCH[unit] * 10_000) / 10_000;
+  return String(r);
 }
 
 function drawNode(node: SceneNode, glyphs: GlyphDefs, out: string[]): void {
