@@ -7,6 +7,9 @@ import type { Problem } from '../template/errors';
 import type { Field, Template } from '../template/schema';
 import type { ApiData } from './resolve';
 import { assertNever } from '../layout/scene';
+import { BarcodeValueError } from '../layout/barcode/errors';
+import { prepareValue } from '../layout/barcode/values';
+import { parseRefs, substitute, type Segment } from '../template/refs';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -66,13 +69,62 @@ export function checkFieldValue(field: Field, value: string | undefined): string
   return undefined;
 }
 
-/** Every problem of `apiData` against the template's field rules, with paths like `apiData.tracking`. */
+/**
+ * Every problem of `apiData` against the template's field rules, with paths like `apiData.tracking`: each
+ * field's own rules, then what its barcodes need (see checkBarcodeValues) for the fields that passed those.
+ */
 export function checkValues(template: Template, apiData: ApiData): Problem[] {
   const problems: Problem[] = [];
   for (const field of template.fields) {
     const value = Object.hasOwn(apiData, field.name) ? apiData[field.name] : undefined;
     const problem = checkFieldValue(field, value);
     if (problem) problems.push({ path: `apiData.${field.name}`, message: problem });
+  }
+  const flagged = new Set(problems.map((p) => p.path));
+  for (const p of checkBarcodeValues(template, apiData)) if (!flagged.has(p.path)) problems.push(p);
+  return problems;
+}
+
+/**
+ * What the barcodes a value feeds will make of it, checked with the encoders' own value rules (charset, length,
+ * check digit: layout/barcode/values.ts, the step every render runs before encoding) — so an EAN-13 with a wrong
+ * check digit is a problem of its field where the value is typed, in a CSV report and before a job is created,
+ * not a failed label later. A barcode is checked once every field it uses has a typed value; counters are
+ * numbered per label by the job and are left to it. The problem goes to the first field the barcode uses.
+ */
+export function checkBarcodeValues(template: Template, apiData: ApiData): Problem[] {
+  const problems: Problem[] = [];
+  const byName = new Map(template.fields.map((f) => [f.name, f]));
+  for (const element of template.elements) {
+    if (element.type !== 'barcode') continue;
+    let segments: Segment[];
+    try {
+      segments = parseRefs(element.text);
+    } catch {
+      continue; // a template that does not parse is reported by the template's own validation
+    }
+    const names = segments.flatMap((s) => (s.kind === 'field' ? [s.name] : []));
+    const first = names[0];
+    if (first === undefined) continue;
+    const typed = names.every((n) => {
+      const value = Object.hasOwn(apiData, n) ? apiData[n] : undefined;
+      return byName.get(n)?.type !== 'counter' && value !== undefined && value !== '';
+    });
+    if (!typed) continue;
+    try {
+      prepareValue(
+        element.format,
+        substitute(segments, (n) => apiData[n] ?? ''),
+      );
+    } catch (e) {
+      if (!(e instanceof BarcodeValueError)) throw e;
+      const label = byName.get(first)?.label ?? first;
+      // Like the field rules' messages, it names the field (unless the symbology's name already does).
+      problems.push({
+        path: `apiData.${first}`,
+        message: e.message.startsWith(label) ? e.message : `${label}: ${e.message}`,
+      });
+    }
   }
   return problems;
 }

@@ -39,6 +39,20 @@ describe('field rules for the form, CSV batches and CLI warnings', () => {
     ).toMatch(/maximum is 60/);
   });
 
+  it("checks a barcode's value with the encoder's rules where it is typed: a wrong EAN-13 check digit is the field's problem", () => {
+    // 400638133393 + check digit 1; the user typed 3 (issue #17: it passed the form and the batch report).
+    expect(checkValues(product, { product_name: 'Pen', ean13: '4006381333933' })).toEqual([
+      {
+        path: 'apiData.ean13',
+        message: 'EAN-13 check digit should be 1, not 3 (leave it off and it is computed).',
+      },
+    ]);
+    expect(checkValues(product, { product_name: 'Pen', ean13: '4006381333931' })).toEqual([]);
+    expect(checkValues(product, { product_name: 'Pen', ean13: '400638133393' })).toEqual([]);
+    // A field whose own rule failed is reported once, by that rule.
+    expect(checkValues(product, { product_name: 'Pen', ean13: '12AB' })).toHaveLength(1);
+  });
+
   it('suggests the right case for a mistyped key', () => {
     expect(unknownKeys(shipping, { Tracking: 'x', nope: 'y', tracking: 'z' })).toEqual([
       { key: 'Tracking', didYouMean: 'tracking' },
