@@ -93,7 +93,7 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
     const mib = Math.round((maxBytes / 1024 / 1024) * 10) / 10;
     const uniform = new ImageError(
       url,
-      `could not be fetched as an image: the server fetches only public http(s) addresses answering a PNG, JPEG or SVG of up to ${mib} MiB within ${timeoutMs / 1000} s`,
+      `cannot be fetched as an image: the server fetches only public http(s) addresses that answer with a PNG, JPEG or SVG of up to ${mib} MiB within ${timeoutMs / 1000} s`,
     );
     let body: Uint8Array;
     try {

@@ -5,12 +5,15 @@
  * created or regenerated, and stored only as an scrypt hash with a per-key salt. Files are replaced atomically.
  * The server re-reads the file when it changes (stat per request), so a regenerated or revoked secret stops
  * working on the very next request (spec §5 rule 4). Verified (key, secret) pairs are remembered as a SHA-256
- * of the pair, so scrypt runs once per key and secret, not per request; the memory is dropped on any change.
+ * of the pair, so scrypt runs once per key and secret, not per request; a key's memory is dropped when its
+ * hash changes. Scrypt for pairs not remembered is rationed (see keyVerifier and auth-limits.ts).
  */
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { fileVersion, writeFileAtomic } from './atomic-file';
+import { failureWindow, isRefusal } from './auth-limits';
+import { workGate } from './work-gate';
 
 const ScryptParamsSchema = z.object({ N: z.number().int(), r: z.number().int(), p: z.number().int() });
 
@@ -123,20 +126,47 @@ export async function revokeKey(file: string, key: string): Promise<void> {
   await writeFileAtomic(file, JSON.stringify({ ...keys, keys: left }, null, 2) + '\n');
 }
 
+/** What a verification found; `throttled` means scrypt did not run (Retry-After: `retryAfterSeconds`). */
+export type Verdict =
+  | { outcome: 'valid'; record: KeyRecord }
+  | { outcome: 'wrong' }
+  | { outcome: 'throttled'; by: 'address' | 'key' | 'busy'; retryAfterSeconds: number };
+
 export interface KeyVerifier {
-  /** The key's record when `secret` is its current secret, else undefined. */
-  verify(key: string, secret: string): Promise<KeyRecord | undefined>;
+  /** Whether `secret` is `key`'s current secret, asked from `address` (the client's IP). */
+  verify(key: string, secret: string, address: string): Promise<Verdict>;
+}
+
+export interface VerifierOptions {
+  /** Hears about an unreadable or corrupt keys file; every key is then refused (fail closed). */
+  onError?: (e: unknown) => void;
+  /** Failed attempts per key id, and per client address, in any 60 s (default 60). */
+  failuresPerMinute?: number;
+  /** Scrypts at once (default 2 of libuv's 4 threads: file reads keep the others) and waiting (default 16). */
+  scryptRunning?: number;
+  scryptWaiting?: number;
+  now?: () => number;
 }
 
 /**
- * The server side: verifies against the file as it is now. `onError` hears about an unreadable or corrupt
- * keys file; every request is then refused (fail closed) until the file is fixed.
+ * The server side: verifies against the file as it is now (one stat per request). A pair verified once is
+ * remembered as a SHA-256 digest, so a valid request costs no scrypt and never waits behind wrong secrets,
+ * whatever the limits below say; the digest is dropped when that key's hash changes in the file (regenerated
+ * or revoked, also by `labeldesk keys` in another process). A pair not remembered needs a scrypt, which is
+ * bounded: a slot in the failure windows of its key id and of its address is reserved first (given back if
+ * the secret is right), and at most `scryptRunning` run at once.
  */
-export function keyVerifier(file: string, onError: (e: unknown) => void = () => undefined): KeyVerifier {
+export function keyVerifier(file: string, options: VerifierOptions = {}): KeyVerifier {
+  const onError = options.onError ?? (() => undefined);
+  const now = options.now ?? Date.now;
+  const limit = options.failuresPerMinute ?? 60;
+  const perKey = failureWindow({ limit, now });
+  const perAddress = failureWindow({ limit, now });
+  const scrypts = workGate(options.scryptRunning ?? 2, options.scryptWaiting ?? 16);
   let version = '';
   let records = new Map<string, KeyRecord>();
-  /** key → SHA-256 of (key, secret) already verified against the current file. */
-  let verified = new Map<string, Buffer>();
+  /** key → SHA-256 of (key, secret) verified against the record as it is in `records`. */
+  const verified = new Map<string, Buffer>();
   // An unknown key still costs one scrypt, so timing does not tell which keys exist.
   const dummySalt = randomBytes(16);
 
@@ -150,30 +180,57 @@ export function keyVerifier(file: string, onError: (e: unknown) => void = () => 
       onError(e);
       loaded = { version: 1, keys: [] };
     }
-    records = new Map(loaded.keys.map((k) => [k.key, k]));
-    verified = new Map();
+    const fresh = new Map(loaded.keys.map((k) => [k.key, k]));
+    for (const key of verified.keys()) {
+      const before = records.get(key);
+      const after = fresh.get(key);
+      if (!before || !after || before.hash !== after.hash || before.salt !== after.salt) verified.delete(key);
+    }
+    records = fresh;
     version = next;
   }
 
+  async function scryptCheck(key: string, secret: string, pair: Buffer): Promise<boolean> {
+    const record = records.get(key);
+    const derived = await derive(
+      secret,
+      record ? Buffer.from(record.salt, 'base64') : dummySalt,
+      record?.scrypt ?? SCRYPT,
+    );
+    if (!record) return false;
+    const stored = Buffer.from(record.hash, 'base64');
+    if (stored.length !== derived.length || !timingSafeEqual(stored, derived)) return false;
+    // Only remember it if the key's record did not change while scrypt ran.
+    if (records.get(key) === record) verified.set(key, pair);
+    return true;
+  }
+
   return {
-    async verify(key, secret) {
+    async verify(key, secret, address) {
       await refresh();
       const record = records.get(key);
       const pair = createHash('sha256').update(key).update('\0').update(secret).digest();
       const known = verified.get(key);
-      if (record && known && timingSafeEqual(known, pair)) return record;
-      const cache = verified;
-      const derived = await derive(
-        secret,
-        record ? Buffer.from(record.salt, 'base64') : dummySalt,
-        record?.scrypt ?? SCRYPT,
-      );
-      if (!record) return undefined;
-      const stored = Buffer.from(record.hash, 'base64');
-      if (stored.length !== derived.length || !timingSafeEqual(stored, derived)) return undefined;
-      // Only remember it if the file did not change while scrypt ran.
-      if (cache === verified) verified.set(key, pair);
-      return record;
+      if (record && known && timingSafeEqual(known, pair)) return { outcome: 'valid', record };
+
+      const byAddress = perAddress.reserve(address);
+      if (isRefusal(byAddress)) return { outcome: 'throttled', by: 'address', ...byAddress };
+      const byKey = perKey.reserve(key);
+      if (isRefusal(byKey)) {
+        byAddress.release();
+        return { outcome: 'throttled', by: 'key', ...byKey };
+      }
+      const running = scrypts.run(() => scryptCheck(key, secret, pair));
+      if (!running) {
+        byAddress.release();
+        byKey.release();
+        return { outcome: 'throttled', by: 'busy', retryAfterSeconds: 1 };
+      }
+      if (!(await running)) return { outcome: 'wrong' };
+      byAddress.release();
+      byKey.release();
+      const current = records.get(key);
+      return current ? { outcome: 'valid', record: current } : { outcome: 'wrong' };
     },
   };
 }
