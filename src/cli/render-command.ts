@@ -17,6 +17,9 @@ import {
 } from './template-commands';
 import { HOSTED_HELP, hostedApiOptions, hostedSetup } from './hosted-options';
 import { renderHosted } from './render-hosted';
+import { checkMarkupExclusive, markupOptions, readMarkupInput } from './markup-input';
+import { prepareImages } from '../engine/incomplete-markup';
+import type { Markup } from '../template/schema';
 
 const FORMATS = ['zpl', 'pdf', 'svg', 'png'] as const;
 type Format = (typeof FORMATS)[number];
@@ -28,9 +31,13 @@ function intOption(name: string, raw: string | undefined): number | undefined {
 }
 
 export const RENDER_HELP = `Usage: labeldesk render --template NAME|FILE --format zpl|pdf|svg|png [options]
+       labeldesk render --markup FILE|@- --format zpl|pdf|svg|png [options]
 
+  --markup FILE|@-        Markup JSON instead of a template: one object, or the array fetch-markups returns
+                          (one output per element); rendered locally, no template, --data or --amount
   --data JSON|@FILE|@-    field values (a JSON object of strings)
   --amount N              copies (default 1); one output per copy
+  --strict                fail when an image cannot be loaded (default: leave it out with a warning)
   --dpi N                 zpl: 100..1200 (default 203); png: default 203
   --max-width-dots N      zpl: printhead width, 100..10000 (default 832); wider labels are cut
   --compression z64|acs|hex   zpl graphic encoding (default z64)
@@ -54,6 +61,8 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
     compression: { type: 'string' },
     out: { type: 'string' },
     'single-file': { type: 'boolean' },
+    strict: { type: 'boolean' },
+    ...markupOptions,
     ...hostedApiOptions,
   });
   if (values.help) {
@@ -64,7 +73,16 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
   if (!format) throw new UsageError('--format zpl|pdf|svg|png is required');
   if (!FORMATS.includes(format))
     throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got "${format}"`);
-  const hosted = await hostedSetup(values, io);
+  if (values.markup !== undefined) {
+    checkMarkupExclusive(values, [
+      'template',
+      'templates',
+      'data',
+      'amount',
+      ...Object.keys(hostedApiOptions),
+    ]);
+  }
+  const hosted = values.markup === undefined ? await hostedSetup(values, io) : undefined;
   if (hosted) {
     try {
       const sizes = {
@@ -85,16 +103,33 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
   if (compression !== 'z64' && compression !== 'acs' && compression !== 'hex') {
     throw new UsageError(`--compression: expected z64, acs or hex, got "${compression}"`);
   }
-  const { template, baseDir } = await loadTemplateEntry(values, io);
-  const apiData = checkApiData(values.data === undefined ? {} : await readJsonArg('--data', values.data, io));
-  const amount = parseAmount(values.amount);
+  let source: { name: string; baseDir: string; markups: Markup[] };
+  if (values.markup !== undefined) {
+    const input = await readMarkupInput(values.markup, io);
+    for (const warning of input.warnings) io.stderr(`warning: ${warning}\n`);
+    source = input;
+  } else {
+    const { template, baseDir } = await loadTemplateEntry(values, io);
+    const apiData = checkApiData(
+      values.data === undefined ? {} : await readJsonArg('--data', values.data, io),
+    );
+    const markups = resolve(template, apiData, parseAmount(values.amount));
+    warnAboutValues(template, apiData, io);
+    source = { name: template.name, baseDir, markups };
+  }
+  const amount = source.markups.length;
   if (!values.out && amount > 1 && !values['single-file']) {
     throw new UsageError(`${amount} copies need --out DIR (one file per copy), or --single-file`);
   }
-  const markups = resolve(template, apiData, amount);
-  warnAboutValues(template, apiData, io);
   const dpi = intOption('--dpi', values.dpi);
-  const ports = nodeRenderPorts({ baseDir });
+  // The incomplete-markup policy: an image that cannot be loaded is left out with a warning, or fails (--strict).
+  const prepared = await prepareImages(
+    source.markups,
+    nodeRenderPorts({ baseDir: source.baseDir }),
+    values.strict ? 'strict' : 'omit',
+  );
+  for (const warning of prepared.warnings) io.stderr(`warning: ${warning}\n`);
+  const { markups, ports } = prepared;
 
   let outputs: (string | Uint8Array)[];
   try {
@@ -111,7 +146,7 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
       case 'pdf':
         outputs = await renderPdfLabels(markups, ports, {
           merge: values['single-file'] ?? false,
-          title: template.name,
+          title: source.name,
         });
         break;
       case 'svg':
@@ -129,7 +164,7 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
 
   return writeOutputs(
     outputs,
-    { name: template.name, format, out: values.out, singleFile: values['single-file'] ?? false },
+    { name: source.name, format, out: values.out, singleFile: values['single-file'] ?? false },
     io,
   );
 }

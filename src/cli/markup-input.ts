@@ -1,0 +1,125 @@
+/**
+ * `--markup FILE|@-` for `render` and `print`: Markup JSON as fetch-markups returns it (spec §4.1: "to feed a
+ * caller's own renderer") — one Markup object, or the array with one per copy — rendered with no template.
+ *
+ * Incomplete markup (README "Incomplete markup") is accepted and said out loud: a barcode without width or
+ * height is drawn at its natural size at its x/y; without x or y it sits at 0 (the stage's top-left corner,
+ * where the hosted SDK's Konva puts it too). Images that cannot be loaded are the renderer's business
+ * (src/engine/incomplete-markup.ts).
+ */
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, extname, resolve as resolvePath } from 'node:path';
+import { formatProblems, problemsOf } from '../template/errors';
+import { MarkupSchema, type Markup } from '../template/schema';
+import { CliError, UsageError, type CliIo } from './io';
+
+export const markupOptions = {
+  markup: { type: 'string' },
+} as const;
+
+/** Markup read from a file or standard input, ready to render. */
+export interface MarkupInput {
+  /** One per copy. */
+  markups: Markup[];
+  /** Where relative image paths resolve: the file's folder, or the working folder for standard input. */
+  baseDir: string;
+  /** For output file names: the file's name without `.json`, or `markup` for standard input. */
+  name: string;
+  /** What the markup leaves out and how it is drawn anyway, one message each. */
+  warnings: string[];
+}
+
+/** The most copies one markup file may hold (the API's amount maximum is far below). */
+const MAX_MARKUPS = 10_000;
+
+/** Reads and checks `--markup FILE|@-`. Throws CliError naming the file and every problem found. */
+export async function readMarkupInput(spec: string, io: CliIo): Promise<MarkupInput> {
+  const fromStdin = spec === '@-' || spec === '-';
+  const file = fromStdin ? undefined : resolvePath(io.cwd, spec.startsWith('@') ? spec.slice(1) : spec);
+  const source = file ?? 'standard input';
+  let text: string;
+  try {
+    text = file ? await readFile(file, 'utf8') : await io.readStdin();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(
+      `--markup: cannot read ${source}: ${code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new CliError(`--markup: ${source} is not valid JSON (${(e as Error).message})`);
+  }
+  const list = Array.isArray(raw) ? raw : [raw];
+  if (list.length === 0) throw new CliError(`--markup: ${source} holds an empty list: no label to render`);
+  if (list.length > MAX_MARKUPS) {
+    throw new CliError(
+      `--markup: ${source} holds ${list.length} labels; the most one file may hold is ${MAX_MARKUPS}`,
+    );
+  }
+  const markups: Markup[] = [];
+  const problems = [];
+  for (const [i, item] of list.entries()) {
+    const parsed = MarkupSchema.safeParse(item);
+    const prefix = Array.isArray(raw) ? [i] : [];
+    if (parsed.success) markups.push(parsed.data);
+    else problems.push(...problemsOf(parsed.error, prefix));
+  }
+  if (problems.length > 0) {
+    throw new CliError(
+      `--markup: ${source} is not Markup JSON (what fetch-markups returns):\n` +
+        formatProblems(problems.slice(0, 20)).replace(/^/gm, '  ') +
+        (problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''),
+    );
+  }
+  return {
+    markups,
+    baseDir: file ? dirname(file) : io.cwd,
+    name: file ? basename(file, extname(file)) || 'markup' : 'markup',
+    warnings: incompleteMarkupWarnings(list, Array.isArray(raw)),
+  };
+}
+
+/** One warning per barcode drawn at its natural size, and where it goes when its position is missing too. */
+export function incompleteMarkupWarnings(list: readonly unknown[], isArray: boolean): string[] {
+  const out: string[] = [];
+  // Copies of one label repeat the same elements: warn once per element index, naming the first copy.
+  const seen = new Set<string>();
+  list.forEach((item, copy) => {
+    const elements = (item as { elements?: unknown } | null)?.elements;
+    if (!Array.isArray(elements)) return;
+    elements.forEach((el: unknown, index) => {
+      const e = el as Record<string, unknown> | null;
+      if (e?.type !== 'barcode' || e.visible === false) return;
+      const noSize = e.width === undefined || e.height === undefined;
+      if (!noSize) return;
+      const noPosition = e.x === undefined || e.y === undefined;
+      const message =
+        `elements[${index}] (barcode ${String(e.format)}): no ${e.width === undefined && e.height === undefined ? 'width or height' : e.width === undefined ? 'width' : 'height'}, ` +
+        'drawn at its natural size' +
+        (noPosition
+          ? ' at the top-left corner (no x/y either), where it may cover other elements'
+          : ' at its x/y');
+      if (seen.has(message)) return;
+      seen.add(message);
+      out.push(isArray ? `[${copy}].${message}` : message);
+    });
+  });
+  return out;
+}
+
+/**
+ * `--markup` on a command that also takes a template: the options that make no sense together are usage
+ * errors naming the option.
+ */
+export function checkMarkupExclusive(values: Record<string, unknown>, options: readonly string[]): void {
+  for (const option of options) {
+    if (values[option] !== undefined) {
+      throw new UsageError(
+        `--${option} cannot be used with --markup: the markup already holds every copy's values`,
+      );
+    }
+  }
+}
