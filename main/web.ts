@@ -1,8 +1,8 @@
 /**
- * `npm run web [-- --port N --data-dir DIR --printers FILE]`: LabelDesk in a browser. Serves the built
- * renderer and the main-side services on 127.0.0.1 and prints the URL to open (with this run's token).
- * The hosted API secret is kept in a file only you can read (web mode has no OS keychain; the desktop app
- * encrypts it with the OS's). Stops on Ctrl+C.
+ * `npm run web [-- --port N --data-dir DIR --printers FILE --file-printer-folder DIR]`: LabelDesk in a
+ * browser. Serves the built renderer and the main-side services on 127.0.0.1 and prints the URL to open
+ * (with this run's token). The hosted API secret is kept in a file only you can read (web mode has no OS
+ * keychain; the desktop app encrypts it with the OS's). Stops on Ctrl+C.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +34,7 @@ async function main(): Promise<number> {
     version: pkg.version,
     cipher: plainCipher,
     printers: options.printers,
+    ...(options.filePrinterFolder !== undefined ? { filePrinterFolder: options.filePrinterFolder } : {}),
     warn: (message) => process.stderr.write(`labeldesk web: ${message}\n`),
   });
   const server = await startWebServer({

@@ -13,6 +13,8 @@ export interface AppOptions {
   dataDir: string;
   printers: ConfiguredPrinter[];
   port: number | undefined;
+  /** The folder "print to file" printers may write into (`--file-printer-folder DIR`). */
+  filePrinterFolder: string | undefined;
 }
 
 export class AppOptionError extends Error {
@@ -24,17 +26,25 @@ export const APP_OPTIONS_HELP = `Options:
                      user data folder)
   --printers FILE    printers to add, as for labeldesk serve: [{"id": 1, "uri": "tcp://…", "name": "…"}]
   --port N           web mode only: the port to listen on (default: a free one)
+  --file-printer-folder DIR
+                     the only folder print-to-file printers (file://) may write into (the desktop app
+                     also offers a folder dialog in Settings)
 `;
 
 export async function parseAppOptions(
   args: readonly string[],
   env: Record<string, string | undefined>,
 ): Promise<AppOptions> {
-  let values: { 'data-dir'?: string; printers?: string; port?: string };
+  let values: { 'data-dir'?: string; printers?: string; port?: string; 'file-printer-folder'?: string };
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: { 'data-dir': { type: 'string' }, printers: { type: 'string' }, port: { type: 'string' } },
+      options: {
+        'data-dir': { type: 'string' },
+        printers: { type: 'string' },
+        port: { type: 'string' },
+        'file-printer-folder': { type: 'string' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -64,5 +74,10 @@ export async function parseAppOptions(
       throw new AppOptionError(`--printers: ${(e as Error).message}`);
     }
   }
-  return { dataDir: values['data-dir'] ?? defaultDataDir(env), printers, port };
+  return {
+    dataDir: values['data-dir'] ?? defaultDataDir(env),
+    printers,
+    port,
+    filePrinterFolder: values['file-printer-folder'],
+  };
 }

@@ -26,6 +26,7 @@ import { createProfileStore } from '../printers/profile-store';
 import { discoverPrinters } from '../printers/discovery';
 import { printLanguage } from '../printers/language';
 import { jsonFile } from './json-file';
+import { checkFilePrinterPath } from './file-printer-folder';
 
 export interface AppPrinters {
   list(): Promise<PrinterView[]>;
@@ -97,7 +98,12 @@ function newId(list: readonly ConfiguredPrinter[]): number {
   return lastIssued;
 }
 
-export function appPrinters(dataDir: string): AppPrinters {
+export interface AppPrintersOptions {
+  /** The folder the user chose for file printers (Settings), or null: then none can be saved. */
+  filePrinterFolder?: () => Promise<string | null>;
+}
+
+export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): AppPrinters {
   const file = jsonFile(join(dataDir, 'printers.json'), PrintersFileSchema, []);
   const profiles = createProfileStore(dataDir);
 
@@ -158,10 +164,16 @@ export function appPrinters(dataDir: string): AppPrinters {
     get: async (id) => view(await find(id)),
     async save(input) {
       let uri: string;
+      let parsed: PrinterUri;
       try {
-        uri = formatPrinterUri(parsePrinterUri(input.uri));
+        parsed = parsePrinterUri(input.uri);
+        uri = formatPrinterUri(parsed);
       } catch (e) {
         throw new IpcError('invalid', `Printer address: ${(e as Error).message}`, 'uri');
+      }
+      // Through the contract a file printer could overwrite any file: only inside the folder the user chose.
+      if (parsed.scheme === 'file') {
+        await checkFilePrinterPath(parsed.path, (await options.filePrinterFolder?.()) ?? null);
       }
       let saved: ConfiguredPrinter | undefined;
       await file.update((list) => {

@@ -26,6 +26,13 @@ export interface AppServicesOptions {
   cipher: SecretCipher;
   /** Printers to add at start (`--printers FILE`). */
   printers?: readonly ConfiguredPrinter[];
+  /**
+   * Main's own folder dialog for "Folder for file printers" (Electron); resolves null when cancelled. Without
+   * it (web mode) the folder is only set at start, with `filePrinterFolder`.
+   */
+  chooseFolder?: (current: string | null) => Promise<string | null>;
+  /** A folder for file printers given at start (`--file-printer-folder DIR`). */
+  filePrinterFolder?: string;
   fetch?: typeof fetch;
   /** For messages that are not errors of a request (a print tally that cannot be saved). */
   warn?: (message: string) => void;
@@ -56,7 +63,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const secret = fileSecretStore(join(dataDir, 'api-secret.bin'), options.cipher);
   const settings = appSettings(dataDir, secret);
   const templates = appTemplates(dataDir);
-  const printers = appPrinters(dataDir);
+  if (options.filePrinterFolder !== undefined) await settings.setFilePrinterFolder(options.filePrinterFolder);
+  const printers = appPrinters(dataDir, {
+    filePrinterFolder: async () => (await settings.get()).filePrinterFolder,
+  });
   if (options.printers?.length) await printers.preconfigure(options.printers);
   const connection = await createConnection({
     dataDir,
@@ -88,6 +98,18 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       const view = await settings.update(patch);
       emit({ kind: 'connection', status: await connection.status() });
       return view;
+    },
+    'settings.chooseFilePrinterFolder': async () => {
+      const current = await settings.get();
+      if (!options.chooseFolder) {
+        throw new IpcError(
+          'invalid',
+          'Folder for file printers: web mode cannot show a folder dialog: start it with --file-printer-folder DIR.',
+          'filePrinterFolder',
+        );
+      }
+      const folder = await options.chooseFolder(current.filePrinterFolder);
+      return folder === null ? current : settings.setFilePrinterFolder(folder);
     },
     'connection.status': () => connection.status(),
     'connection.test': () => connection.test(),

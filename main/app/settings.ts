@@ -1,8 +1,10 @@
 /**
  * The app's settings (`<data dir>/app-settings.json`): hosted API URL and key, backend mode, default printer,
- * recent templates. The secret is not here: it lives in the SecretStore, encrypted, and only `hasSecret`
- * reaches the renderer.
+ * recent templates, the folder "print to file" printers may write into. The secret is not here: it lives in
+ * the SecretStore, encrypted (or in memory for the session), and only whether and how it is kept reaches the
+ * renderer.
  */
+import { realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import {
@@ -12,8 +14,9 @@ import {
   type SettingsView,
   type TemplateRef,
 } from '../../src/ipc/contract';
+import { IpcError } from '../../src/ipc/errors';
 import { jsonFile } from './json-file';
-import type { SecretStore } from './secret-store';
+import { SecretNotProtectedError, type SecretStore } from './secret-store';
 
 const RECENT_MAX = 8;
 
@@ -24,6 +27,8 @@ export const StoredSettingsSchema = z.object({
   mode: z.enum(BACKEND_MODES).default('local'),
   defaultPrinter: z.string().nullable().default(null),
   recentTemplates: z.array(TemplateRefSchema).max(RECENT_MAX).default([]),
+  /** Absolute and real (symlinks resolved) when it was chosen. */
+  filePrinterFolder: z.string().nullable().default(null),
 });
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 
@@ -34,6 +39,7 @@ const EMPTY: StoredSettings = {
   mode: 'local',
   defaultPrinter: null,
   recentTemplates: [],
+  filePrinterFolder: null,
 };
 
 export interface AppSettings {
@@ -41,23 +47,41 @@ export interface AppSettings {
   update(patch: SettingsPatch): Promise<SettingsView>;
   /** Moves a template to the front of the recent list. */
   touchTemplate(ref: TemplateRef): Promise<void>;
+  /**
+   * Sets the folder file printers may write into: only from main (a folder dialog, a command-line option),
+   * never from a renderer's payload. Stored as its real path; a folder that does not exist is refused.
+   */
+  setFilePrinterFolder(folder: string): Promise<SettingsView>;
 }
 
 export function appSettings(dataDir: string, secret: SecretStore): AppSettings {
   const file = jsonFile(join(dataDir, 'app-settings.json'), StoredSettingsSchema, EMPTY);
-  const view = async (s: StoredSettings): Promise<SettingsView> => ({
-    apiBaseUrl: s.apiBaseUrl,
-    apiKey: s.apiKey,
-    hasSecret: (await secret.get()) !== null,
-    mode: s.mode,
-    defaultPrinter: s.defaultPrinter,
-    recentTemplates: s.recentTemplates,
-  });
+  const view = async (s: StoredSettings): Promise<SettingsView> => {
+    const kept = await secret.kept();
+    return {
+      apiBaseUrl: s.apiBaseUrl,
+      apiKey: s.apiKey,
+      hasSecret: kept !== null,
+      secretKept: kept,
+      secretStorageProblem: secret.storageProblem(),
+      filePrinterFolder: s.filePrinterFolder,
+      mode: s.mode,
+      defaultPrinter: s.defaultPrinter,
+      recentTemplates: s.recentTemplates,
+    };
+  };
   return {
     get: async () => view(await file.read()),
     async update(patch) {
-      const { apiSecret, ...rest } = patch;
-      if (apiSecret !== undefined) await secret.set(apiSecret === '' ? null : apiSecret);
+      const { apiSecret, secretForSessionOnly, ...rest } = patch;
+      if (apiSecret !== undefined) {
+        try {
+          await secret.set(apiSecret === '' ? null : apiSecret, secretForSessionOnly ? 'session' : 'stored');
+        } catch (e) {
+          if (!(e instanceof SecretNotProtectedError)) throw e;
+          throw new IpcError('invalid', e.message, 'apiSecret', 'settings');
+        }
+      }
       const next = await file.update((s) => {
         const out = { ...s };
         for (const [k, v] of Object.entries(rest))
@@ -65,6 +89,21 @@ export function appSettings(dataDir: string, secret: SecretStore): AppSettings {
         return out;
       });
       return view(next);
+    },
+    async setFilePrinterFolder(folder) {
+      let real: string;
+      try {
+        real = await realpath(folder);
+        if (!(await stat(real)).isDirectory()) throw new Error('not a folder');
+      } catch {
+        throw new IpcError(
+          'invalid',
+          `Folder for file printers: ${folder} is not a folder that exists: pick another.`,
+          'filePrinterFolder',
+          'settings',
+        );
+      }
+      return view(await file.update((s) => ({ ...s, filePrinterFolder: real })));
     },
     async touchTemplate(ref) {
       await file.update((s) => ({

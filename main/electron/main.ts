@@ -18,26 +18,11 @@ import type { IpcEnvelope } from '../../src/ipc/bridge';
 import { packageRoot } from '../../src/node/assets';
 import { parseAppOptions, AppOptionError } from '../app/options';
 import { createAppServices, type AppServices } from '../app/services';
-import type { SecretCipher } from '../app/secret-store';
+import { safeStorageCipher } from './safe-storage-cipher';
+import { RENDERER_CSP } from '../app/csp';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from './channels';
 
-const CSP =
-  "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; " +
-  "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'";
-
-const safeStorageCipher: SecretCipher = {
-  kind: 'electron-safe-storage',
-  encrypt(plain) {
-    if (!safeStorage.isEncryptionAvailable()) {
-      throw new IpcError(
-        'internal',
-        'This system offers no secure storage for the API secret (no keychain).',
-      );
-    }
-    return safeStorage.encryptString(plain);
-  },
-  decrypt: (data) => safeStorage.decryptString(Buffer.from(data)),
-};
+const CSP = RENDERER_CSP;
 
 function rendererIndex(): string {
   return join(packageRoot(), 'dist', 'renderer', 'index.html');
@@ -113,7 +98,7 @@ async function start(): Promise<void> {
     dataDir: options.dataDir,
     shell: 'electron',
     version: pkg.version,
-    cipher: safeStorageCipher,
+    cipher: safeStorageCipher(safeStorage, process.platform),
     printers: options.printers,
     warn: (message) => process.stderr.write(`LabelDesk: ${message}\n`),
   });

@@ -67,6 +67,11 @@ export const SettingsPatchSchema = z.strictObject({
   apiKey: z.string().trim().max(200).nullable().optional(),
   /** Write-only: stored encrypted in main, never returned. `null` forgets it. */
   apiSecret: z.string().max(500).nullable().optional(),
+  /**
+   * With `apiSecret`: keep it in memory for this session only (the choice offered where the desktop cannot
+   * protect a stored secret: `SettingsView.secretStorageProblem`).
+   */
+  secretForSessionOnly: z.boolean().optional(),
   mode: z.enum(BACKEND_MODES).optional(),
   defaultPrinter: printerId.nullable().optional(),
 });
@@ -127,6 +132,15 @@ export interface SettingsView {
   apiKey: string | null;
   /** Whether a secret is stored (the secret itself never leaves main). */
   hasSecret: boolean;
+  /** `stored`: at rest, protected by the OS keychain (web mode: a file only you can read); `session`: in memory until LabelDesk quits. */
+  secretKept: 'stored' | 'session' | null;
+  /** A sentence when this desktop cannot protect a stored secret (then it can only be kept for the session). */
+  secretStorageProblem: string | null;
+  /**
+   * The only folder "print to file" printers (`file://`) may write into; null: none allowed. Chosen by the user
+   * in main's own folder dialog (`settings.chooseFilePrinterFolder`), never set from a payload.
+   */
+  filePrinterFolder: string | null;
   mode: BackendMode;
   defaultPrinter: string | null;
   /** Most recently printed templates, newest first. */
@@ -309,6 +323,8 @@ export const CHANNELS = {
   'app.info': channel<AppInfo>()(none),
   'settings.get': channel<SettingsView>()(none),
   'settings.update': channel<SettingsView>()(SettingsPatchSchema),
+  /** Main shows its folder dialog; the folder picked becomes `filePrinterFolder` (cancelled: unchanged). */
+  'settings.chooseFilePrinterFolder': channel<SettingsView>()(none),
   'connection.status': channel<ConnectionStatus>()(none),
   'connection.test': channel<ConnectionTestResult>()(none),
 

@@ -45,6 +45,8 @@ beforeAll(async () => {
     shell: 'web',
     version: 'test',
     cipher: plainCipher,
+    // "Print to file" printers may write only here (main/app/file-printer-folder.ts).
+    filePrinterFolder: dir,
     printers: [
       { id: 1, uri: zebra.uri, name: 'Dock Zebra' },
       { id: 2, uri: zebra300.uri, name: 'Lab Zebra 300' },
