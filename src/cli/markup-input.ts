@@ -9,13 +9,68 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, resolve as resolvePath } from 'node:path';
+import { prepareImages } from '../engine/incomplete-markup';
+import type { RenderPorts } from '../engine/render';
+import { nodeRenderPorts } from '../node/render-ports';
+import { checkApiData, resolve } from '../resolve/resolve';
 import { formatProblems, problemsOf } from '../template/errors';
 import { MarkupSchema, type Markup } from '../template/schema';
-import { CliError, UsageError, type CliIo } from './io';
+import { CliError, UsageError, readJsonArg, type CliIo } from './io';
+import { loadTemplateEntry, parseAmount, warnAboutValues } from './template-commands';
 
+/** The options of `--markup` and the image policy, for a command's parseOptions. */
 export const markupOptions = {
   markup: { type: 'string' },
+  strict: { type: 'boolean' },
 } as const;
+
+/** What `labelsFromArgs` reads: a template with values and copies, or markup. */
+export interface LabelArgs {
+  markup?: string | undefined;
+  strict?: boolean | undefined;
+  template?: string | undefined;
+  templates?: string | undefined;
+  data?: string | undefined;
+  amount?: string | undefined;
+}
+
+/** Labels ready to render: one markup per copy, and render ports holding their loaded images. */
+export interface LabelsToRender {
+  /** The template's name, or the markup file's (for titles and output file names). */
+  name: string;
+  markups: Markup[];
+  ports: RenderPorts;
+}
+
+/**
+ * The labels of `render` and `print`: `--markup FILE|@-`, or `--template` with `--data` and `--amount`. Warnings
+ * (values, incomplete markup, images left out) go to stderr. Every image is loaded here, before any output or
+ * printer is touched: one that cannot be loaded is left out with a warning, or fails with `--strict`.
+ */
+export async function labelsFromArgs(values: LabelArgs, io: CliIo): Promise<LabelsToRender> {
+  let source: { name: string; baseDir: string; markups: Markup[] };
+  if (values.markup !== undefined) {
+    checkMarkupExclusive(values as Record<string, unknown>, ['template', 'templates', 'data', 'amount']);
+    const input = await readMarkupInput(values.markup, io);
+    for (const warning of input.warnings) io.stderr(`warning: ${warning}\n`);
+    source = input;
+  } else {
+    const { template, baseDir } = await loadTemplateEntry(values, io);
+    const apiData = checkApiData(
+      values.data === undefined ? {} : await readJsonArg('--data', values.data, io),
+    );
+    const markups = resolve(template, apiData, parseAmount(values.amount));
+    warnAboutValues(template, apiData, io);
+    source = { name: template.name, baseDir, markups };
+  }
+  const prepared = await prepareImages(
+    source.markups,
+    nodeRenderPorts({ baseDir: source.baseDir }),
+    values.strict ? 'strict' : 'omit',
+  );
+  for (const warning of prepared.warnings) io.stderr(`warning: ${warning}\n`);
+  return { name: source.name, markups: prepared.markups, ports: prepared.ports };
+}
 
 /** Markup read from a file or standard input, ready to render. */
 export interface MarkupInput {

@@ -4,22 +4,12 @@
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
-import { checkApiData, resolve } from '../resolve/resolve';
 import { renderPdfLabels, renderPngLabels, renderSvgLabels, renderZplLabels } from '../engine/render';
-import { nodeRenderPorts } from '../node/render-ports';
-import { CliError, UsageError, readJsonArg, type CliIo } from './io';
-import {
-  loadTemplateEntry,
-  parseAmount,
-  parseOptions,
-  templateOptions,
-  warnAboutValues,
-} from './template-commands';
+import { CliError, UsageError, type CliIo } from './io';
+import { parseOptions, templateOptions } from './template-commands';
 import { HOSTED_HELP, hostedApiOptions, hostedSetup } from './hosted-options';
 import { renderHosted } from './render-hosted';
-import { checkMarkupExclusive, markupOptions, readMarkupInput } from './markup-input';
-import { prepareImages } from '../engine/incomplete-markup';
-import type { Markup } from '../template/schema';
+import { checkMarkupExclusive, labelsFromArgs, markupOptions } from './markup-input';
 
 const FORMATS = ['zpl', 'pdf', 'svg', 'png'] as const;
 type Format = (typeof FORMATS)[number];
@@ -61,7 +51,6 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
     compression: { type: 'string' },
     out: { type: 'string' },
     'single-file': { type: 'boolean' },
-    strict: { type: 'boolean' },
     ...markupOptions,
     ...hostedApiOptions,
   });
@@ -103,33 +92,11 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
   if (compression !== 'z64' && compression !== 'acs' && compression !== 'hex') {
     throw new UsageError(`--compression: expected z64, acs or hex, got "${compression}"`);
   }
-  let source: { name: string; baseDir: string; markups: Markup[] };
-  if (values.markup !== undefined) {
-    const input = await readMarkupInput(values.markup, io);
-    for (const warning of input.warnings) io.stderr(`warning: ${warning}\n`);
-    source = input;
-  } else {
-    const { template, baseDir } = await loadTemplateEntry(values, io);
-    const apiData = checkApiData(
-      values.data === undefined ? {} : await readJsonArg('--data', values.data, io),
-    );
-    const markups = resolve(template, apiData, parseAmount(values.amount));
-    warnAboutValues(template, apiData, io);
-    source = { name: template.name, baseDir, markups };
-  }
-  const amount = source.markups.length;
-  if (!values.out && amount > 1 && !values['single-file']) {
-    throw new UsageError(`${amount} copies need --out DIR (one file per copy), or --single-file`);
+  const { name, markups, ports } = await labelsFromArgs(values, io);
+  if (!values.out && markups.length > 1 && !values['single-file']) {
+    throw new UsageError(`${markups.length} copies need --out DIR (one file per copy), or --single-file`);
   }
   const dpi = intOption('--dpi', values.dpi);
-  // The incomplete-markup policy: an image that cannot be loaded is left out with a warning, or fails (--strict).
-  const prepared = await prepareImages(
-    source.markups,
-    nodeRenderPorts({ baseDir: source.baseDir }),
-    values.strict ? 'strict' : 'omit',
-  );
-  for (const warning of prepared.warnings) io.stderr(`warning: ${warning}\n`);
-  const { markups, ports } = prepared;
 
   let outputs: (string | Uint8Array)[];
   try {
@@ -146,7 +113,7 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
       case 'pdf':
         outputs = await renderPdfLabels(markups, ports, {
           merge: values['single-file'] ?? false,
-          title: source.name,
+          title: name,
         });
         break;
       case 'svg':
@@ -164,7 +131,7 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
 
   return writeOutputs(
     outputs,
-    { name: source.name, format, out: values.out, singleFile: values['single-file'] ?? false },
+    { name, format, out: values.out, singleFile: values['single-file'] ?? false },
     io,
   );
 }
