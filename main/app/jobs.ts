@@ -194,7 +194,12 @@ export function createAppJobs(deps: {
       rows: p.totalRows,
       validRows: p.rows.length,
       labels: p.labelCount,
-      problems: p.problems.map((x) => ({ row: x.row, field: x.field ?? '(row)', problem: x.problem })),
+      problems: p.problems.map((x) => ({
+        record: x.record,
+        line: x.line,
+        field: x.label ?? '(whole record)',
+        problem: x.problem,
+      })),
     };
   };
 
@@ -253,7 +258,7 @@ export function createAppJobs(deps: {
       if (p.problems.length && !skipInvalid) {
         throw new IpcError(
           'invalid',
-          `${p.badRows.length} row${p.badRows.length === 1 ? ' has' : 's have'} problems: fix the file, or print the valid rows and skip them.`,
+          `${p.badRecords.length} record${p.badRecords.length === 1 ? ' has' : 's have'} problems: fix the file, or print the valid records and skip them.`,
         );
       }
       if (!p.rows.length) throw new IpcError('invalid', 'No valid rows to print.');
@@ -261,10 +266,10 @@ export function createAppJobs(deps: {
         template,
         ...(baseDir ? { baseDir } : {}),
         printer: printer.uri,
-        rows: p.rows.map((r) => ({ data: r.data, copies: r.copies, row: r.row })),
-        skippedRows: p.badRows,
+        rows: p.rows.map((r) => ({ data: r.data, copies: r.copies, row: r.record })),
+        skippedRows: p.badRecords,
       });
-      return { job: view(job), skipped: p.badRows };
+      return { job: view(job), skipped: p.badRecords };
     },
     async list(filter) {
       await refreshNames();

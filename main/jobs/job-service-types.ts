@@ -53,7 +53,7 @@ export interface JobRowInput {
   data: ApiData;
   /** Copies of this row (default: the request's `copies`). */
   copies?: number;
-  /** Line in the CSV file, for reports. */
+  /** The CSV record it came from (1 = the first after the header), for reports. */
   row?: number;
 }
 
@@ -69,7 +69,7 @@ export interface NewJob {
   dpi?: number;
   /** Default: the service's user. */
   user?: string;
-  /** CSV lines left out as invalid, for the audit log. */
+  /** CSV records left out as invalid, for the audit log. */
   skippedRows?: readonly number[];
   /** Start printing right away in the background (default true). */
   start?: boolean;
@@ -89,7 +89,7 @@ export interface JobDetail extends JobSummary {
 }
 
 export interface JobLabel extends Label {
-  /** The CSV line (or 1-based row) the label was made from; null for a job without rows. */
+  /** The CSV record (or 1-based row) the label was made from; null for a job without rows. */
   row: number | null;
   /** Counter values printed on it, formatted, by field name. */
   counters: Record<string, string>;

@@ -311,7 +311,7 @@ export function openJobService(options: JobServiceOptions): JobService {
       };
     });
     const skipped = request.skippedRows?.length
-      ? `skipped invalid rows: ${request.skippedRows.join(', ')}`
+      ? `skipped invalid records: ${request.skippedRows.join(', ')}`
       : null;
     const summary = detail(created.id);
     record('created', summary, labelCount, skipped);

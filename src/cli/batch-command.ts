@@ -18,7 +18,7 @@ export const BATCH_HELP = `Usage: labeldesk batch --csv FILE --template NAME|FIL
   --csv FILE|-           the CSV file (header row first; , ; tab or | delimited; UTF-8, BOM allowed)
   --map COLUMN=FIELD     read FIELD from COLUMN (repeatable); other columns match fields by name or label
   --copies-column NAME   the column with copies per row (default: a column named "copies", if any)
-  --skip-invalid         print the valid rows and list the skipped ones (default: print nothing if any row is bad)
+  --skip-invalid         print the valid records and list the skipped ones (default: print nothing if any is bad)
   --dpi N                render at N dpi (default: printer profile, else asked from the printer, else 203)
   --detach               store the job and exit (print it with labeldesk jobs resume)
   --by NAME              who prints, for the job and the audit log (default: the OS user)
@@ -97,30 +97,32 @@ export async function batchCommand(args: string[], io: CliIo): Promise<number> {
     });
     reportMapping(plan, io);
     if (plan.problems.length) {
-      const bad = plan.badRows.length;
-      io.stdout(`${bad} of ${plan.totalRows} rows have problems:\n${formatRowProblems(plan.problems)}\n`);
+      const bad = plan.badRecords.length;
+      io.stdout(`${bad} of ${plan.totalRows} records have problems:\n${formatRowProblems(plan.problems)}\n`);
       if (!values['skip-invalid']) {
         io.stderr(
-          `labeldesk: nothing was printed. Fix the rows, or use --skip-invalid to print the ${plan.rows.length} valid rows.\n`,
+          `labeldesk: nothing was printed. Fix the records, or use --skip-invalid to print the ${plan.rows.length} valid records.\n`,
         );
         return 1;
       }
-      io.stdout(`skipping row${bad === 1 ? '' : 's'} ${formatLabelList(plan.badRows)}\n`);
+      io.stdout(`skipping record${bad === 1 ? '' : 's'} ${formatLabelList(plan.badRecords)}\n`);
     }
-    if (!plan.rows.length) throw new CliError('no valid rows to print');
+    if (!plan.rows.length) throw new CliError('no valid records to print');
 
     return await withJobService(values, io, async (service) => {
       const { job, warnings } = await service.addJob({
         template,
         baseDir,
         printer,
-        rows: plan.rows.map((r) => ({ data: r.data, copies: r.copies, row: r.row })),
-        skippedRows: plan.badRows,
+        rows: plan.rows.map((r) => ({ data: r.data, copies: r.copies, row: r.record })),
+        skippedRows: plan.badRecords,
         ...(dpi !== undefined ? { dpi } : {}),
         start: false,
       });
       for (const w of warnings) io.stderr(`warning: ${w}\n`);
-      io.stdout(`job ${job.id}: ${job.labelCount} labels from ${plan.rows.length} rows for ${job.printer}\n`);
+      io.stdout(
+        `job ${job.id}: ${job.labelCount} labels from ${plan.rows.length} records for ${job.printer}\n`,
+      );
       if (values.detach) return 0;
       return printAndReport(service, io, [job.id], () => service.start(job.printer));
     });

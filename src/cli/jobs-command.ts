@@ -244,7 +244,7 @@ function labelsCommand(args: string[], io: CliIo): Promise<number> {
       return 0;
     }
     for (const l of labels) {
-      const row = l.row === null ? '' : `  row ${l.row}`;
+      const row = l.row === null ? '' : `  record ${l.row}`;
       const counters = Object.entries(l.counters)
         .map(([k, v]) => `  ${k}=${v}`)
         .join('');

@@ -25,6 +25,11 @@ export const MAX_BATCH_ROWS = 100_000;
 export interface CsvRow {
   /** Line in the file where the row starts (the header is line 1). */
   line: number;
+  /**
+   * Which data record it is (1 = the first after the header). Differs from the line once a quoted value holds
+   * a line break (addresses do): people count records, a text editor counts lines; reports give both.
+   */
+  record: number;
   values: string[];
   /** Parser complaint about this row (an unterminated quote), if any. */
   error?: string;
@@ -57,6 +62,7 @@ export function parseCsv(text: string): CsvTable {
       const error = result.errors[0];
       records.push({
         line,
+        record: records.length, // the header is records[0]
         values: result.data.map((v) => String(v)),
         ...(error ? { error: error.message } : {}),
       });
@@ -152,17 +158,23 @@ export function mapColumns(
   return mapping;
 }
 
-/** One problem of one row: its line in the file, the field (or column), and what is wrong. */
+/** One problem of one record: which record (and its line), the field (or column), and what is wrong. */
 export interface RowProblem {
-  row: number;
-  /** A field name, the copies column, or null for the row as a whole (wrong number of values). */
+  record: number;
+  /** Line in the file where the record starts. */
+  line: number;
+  /** A field name, the copies column, or null for the record as a whole (wrong number of values). */
   field: string | null;
+  /** What people call it: the field's label, the column's name; null with `field`. */
+  label: string | null;
   problem: string;
 }
 
 export interface BatchRow {
-  /** Line in the file. */
-  row: number;
+  /** Which data record (1 = the first after the header). */
+  record: number;
+  /** Line in the file where it starts. */
+  line: number;
   data: ApiData;
   copies: number;
 }
@@ -174,8 +186,8 @@ export interface BatchPlan {
   rows: BatchRow[];
   /** Every problem of every bad row, in file order. */
   problems: RowProblem[];
-  /** Line numbers of the bad rows. */
-  badRows: number[];
+  /** Record numbers of the bad records. */
+  badRecords: number[];
   /** Labels the good rows make (copies included). */
   labelCount: number;
   /** Rows in the file (good and bad). */
@@ -205,12 +217,19 @@ export function planBatch(csvText: string, template: Template, options: BatchOpt
   });
   const rows: BatchRow[] = [];
   const problems: RowProblem[] = [];
-  const badRows: number[] = [];
+  const badRecords: number[] = [];
+  const labels = new Map(template.fields.map((f) => [f.name, f.label]));
 
   for (const record of table.rows) {
     const rowProblems: RowProblem[] = [];
     const report = (field: string | null, problem: string): void => {
-      rowProblems.push({ row: record.line, field, problem });
+      rowProblems.push({
+        record: record.record,
+        line: record.line,
+        field,
+        label: field === null ? null : (labels.get(field) ?? field),
+        problem,
+      });
     };
     if (record.error) report(null, record.error);
     if (record.values.length !== table.headers.length) {
@@ -236,9 +255,9 @@ export function planBatch(csvText: string, template: Template, options: BatchOpt
     }
     if (rowProblems.length) {
       problems.push(...rowProblems);
-      badRows.push(record.line);
+      badRecords.push(record.record);
     } else {
-      rows.push({ row: record.line, data, copies });
+      rows.push({ record: record.record, line: record.line, data, copies });
     }
   }
   return {
@@ -246,13 +265,18 @@ export function planBatch(csvText: string, template: Template, options: BatchOpt
     mapping,
     rows,
     problems,
-    badRows,
+    badRecords,
     labelCount: rows.reduce((n, r) => n + r.copies, 0),
     totalRows: table.rows.length,
   };
 }
 
-/** The report a person reads: one line per problem, `row 7, ean13: EAN-13 does not have the expected form`. */
+/**
+ * The report a person reads: one line per problem, `record 5 (line 6), EAN-13: EAN-13 check digit should be 1…`
+ * — the record as people count them, the line for a text editor, the field by its label.
+ */
 export function formatRowProblems(problems: readonly RowProblem[]): string {
-  return problems.map((p) => `row ${p.row}${p.field ? `, ${p.field}` : ''}: ${p.problem}`).join('\n');
+  return problems
+    .map((p) => `record ${p.record} (line ${p.line})${p.label ? `, ${p.label}` : ''}: ${p.problem}`)
+    .join('\n');
 }

@@ -52,24 +52,24 @@ describe('labeldesk batch', () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe(
       [
-        '5 of 100 rows have problems:',
-        'row 4, product_name: Product name is required',
-        'row 31, ean13: EAN-13 does not have the expected form (pattern \\d{12,13})',
-        'row 32, ean13: EAN-13 does not have the expected form (pattern \\d{12,13})',
-        'row 65, product_name: Product name is 70 characters long; the maximum is 60',
-        'row 101, ean13: EAN-13 is required',
+        '5 of 100 records have problems:',
+        'record 3 (line 4), Product name: Product name is required',
+        'record 30 (line 31), EAN-13: EAN-13 does not have the expected form (pattern \\d{12,13})',
+        'record 31 (line 32), EAN-13: EAN-13 does not have the expected form (pattern \\d{12,13})',
+        'record 64 (line 65), Product name: Product name is 70 characters long; the maximum is 60',
+        'record 100 (line 101), EAN-13: EAN-13 is required',
         '',
       ].join('\n'),
     );
     expect(refused.stderr).toContain(
-      'nothing was printed. Fix the rows, or use --skip-invalid to print the 95 valid rows.',
+      'nothing was printed. Fix the records, or use --skip-invalid to print the 95 valid records.',
     );
     expect(emulator.jobs).toEqual([]);
     expect((await cli(['jobs', 'list', '--data-dir', dir])).stdout).toBe('no jobs\n');
 
     const printed = await batch(csv, '--template', 'product-2x1', '--skip-invalid');
-    expect(printed.stdout).toContain('skipping rows 4, 31, 32, 65, 101\n');
-    expect(printed.stdout).toContain(`job 1: 95 labels from 95 rows for ${emulator.uri}\n`);
+    expect(printed.stdout).toContain('skipping records 3, 30, 31, 64, 100\n');
+    expect(printed.stdout).toContain(`job 1: 95 labels from 95 records for ${emulator.uri}\n`);
     expect(printed.stdout).toContain('job 1 done: 95/95 confirmed\n');
     expect(printed.stderr).toContain('job 1: 95/95 labels');
     expect(printed.code).toBe(0);
@@ -78,7 +78,7 @@ describe('labeldesk batch', () => {
     const audit = await cli(['jobs', 'audit', '--json', '--data-dir', dir]);
     expect(JSON.parse(audit.stdout)).toMatchObject([
       { action: 'printed', labels: 95, user: 'ada' },
-      { action: 'created', labels: 95, detail: 'skipped invalid rows: 4, 31, 32, 65, 101' },
+      { action: 'created', labels: 95, detail: 'skipped invalid records: 3, 30, 31, 64, 100' },
     ]);
   }, 120_000);
 
@@ -104,7 +104,7 @@ describe('labeldesk batch', () => {
     );
     const csv = write('items.csv', 'Artikel,n\nA-1,2\nA-2,1\n');
     const first = await batch(csv, '--template', template, '--map', 'Artikel=sku', '--copies-column', 'n');
-    expect(first.stdout).toContain(`job 1: 3 labels from 2 rows for ${emulator.uri}\n`);
+    expect(first.stdout).toContain(`job 1: 3 labels from 2 records for ${emulator.uri}\n`);
     expect(first.code).toBe(0);
     const second = await batch(csv, '--template', template, '--map', 'Artikel=sku', '--copies-column', 'n');
     expect(second.code).toBe(0);
@@ -115,8 +115,8 @@ describe('labeldesk batch', () => {
           counters: { serial: string };
         }[]
       ).map((l) => `${l.row}:${l.counters.serial}`);
-    expect(await labels(1)).toEqual(['2:S0001', '2:S0002', '3:S0003']);
-    expect(await labels(2)).toEqual(['2:S0004', '2:S0005', '3:S0006']);
+    expect(await labels(1)).toEqual(['1:S0001', '1:S0002', '2:S0003']);
+    expect(await labels(2)).toEqual(['1:S0004', '1:S0005', '2:S0006']);
     expect(emulator.printer.printed).toHaveLength(6);
   }, 60_000);
 

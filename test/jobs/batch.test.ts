@@ -24,14 +24,14 @@ const HEADER = 'product_name,sku,price,ean13';
 const good = (i: number): string => `Oat drink ${i},SKU-${i},2.49,590123412345`;
 
 describe('parseCsv', () => {
-  it('drops a BOM, detects ";", keeps quoted line breaks, and numbers rows by their line in the file', () => {
+  it('drops a BOM, detects ";", keeps quoted line breaks, and numbers records and the line each starts on', () => {
     const text = '\uFEFFname;note\r\nA;"two\r\nlines"\r\n\r\nB;x\r\n\r\n\r\n';
     const table = parseCsv(text);
     expect(table.delimiter).toBe(';');
     expect(table.headers).toEqual(['name', 'note']);
     expect(table.rows).toEqual([
-      { line: 2, values: ['A', 'two\nlines'] },
-      { line: 5, values: ['B', 'x'] },
+      { line: 2, record: 1, values: ['A', 'two\nlines'] },
+      { line: 5, record: 2, values: ['B', 'x'] },
     ]);
   });
 
@@ -83,7 +83,7 @@ describe('mapColumns', () => {
 });
 
 describe('planBatch: the validation report', () => {
-  it('a CSV with 5 bad rows among 100 names all 5 (row as in the file, field, problem)', () => {
+  it('a CSV with 5 bad records among 100 names all 5 (record, its line, the field by its label, the problem)', () => {
     const bad = new Map<number, string>([
       [7, ',SKU-7,1.00,590123412345'], // required product_name missing
       [23, 'Oat,SKU-23,1.00,12AB'], // ean13 pattern
@@ -97,18 +97,44 @@ describe('planBatch: the validation report', () => {
     expect(plan.totalRows).toBe(100);
     expect(plan.rows).toHaveLength(95);
     expect(plan.labelCount).toBe(95);
-    // Data row i is on line i + 1 (the header is line 1).
-    expect(plan.badRows).toEqual([8, 24, 42, 78, 100]);
+    // Record i is on line i + 1 here (the header is line 1; no value holds a line break).
+    expect(plan.badRecords).toEqual([7, 23, 41, 77, 99]);
+    const at = (record: number) => ({ record, line: record + 1 });
     expect(plan.problems).toEqual([
-      { row: 8, field: 'product_name', problem: 'Product name is required' },
-      { row: 24, field: 'ean13', problem: 'EAN-13 does not have the expected form (pattern \\d{12,13})' },
-      { row: 42, field: 'product_name', problem: 'Product name is 61 characters long; the maximum is 60' },
-      { row: 78, field: null, problem: 'has 3 values; the header has 4 columns' },
-      { row: 78, field: 'ean13', problem: 'EAN-13 is required' },
-      { row: 100, field: 'ean13', problem: 'EAN-13 is required' },
+      { ...at(7), field: 'product_name', label: 'Product name', problem: 'Product name is required' },
+      {
+        ...at(23),
+        field: 'ean13',
+        label: 'EAN-13',
+        problem: 'EAN-13 does not have the expected form (pattern \\d{12,13})',
+      },
+      {
+        ...at(41),
+        field: 'product_name',
+        label: 'Product name',
+        problem: 'Product name is 61 characters long; the maximum is 60',
+      },
+      { ...at(77), field: null, label: null, problem: 'has 3 values; the header has 4 columns' },
+      { ...at(77), field: 'ean13', label: 'EAN-13', problem: 'EAN-13 is required' },
+      { ...at(99), field: 'ean13', label: 'EAN-13', problem: 'EAN-13 is required' },
     ]);
     expect(formatRowProblems(plan.problems).split('\n')[0]).toBe(
-      'row 8, product_name: Product name is required',
+      'record 7 (line 8), Product name: Product name is required',
+    );
+  });
+
+  it('a wrong check digit in record 5 is reported as record 5 by the field label, before anything prints', () => {
+    // Issue #17: the check digit passed the report and failed the job at label 2 instead.
+    const rows = Array.from({ length: 10 }, (_, i) => {
+      const ean = i === 4 ? '4006381333933' : '4006381333931';
+      return `Item ${i + 1},SKU-${i + 1},1.00,${ean}`;
+    });
+    // A blank line after the header: the record is still 5, its line 7.
+    const plan = planBatch(`${HEADER}\n\n${rows.join('\n')}\n`, product);
+    expect(plan.badRecords).toEqual([5]);
+    expect(plan.rows.map((r) => r.record)).toEqual([1, 2, 3, 4, 6, 7, 8, 9, 10]);
+    expect(formatRowProblems(plan.problems)).toBe(
+      'record 5 (line 7), EAN-13: EAN-13 check digit should be 1, not 3 (leave it off and it is computed).',
     );
   });
 
@@ -117,21 +143,38 @@ describe('planBatch: the validation report', () => {
       `${HEADER},copies\n${good(1)},3\n${good(2)},\n${good(3)},x\n${good(4)},1001\n`,
       product,
     );
-    expect(plan.rows.map((r) => [r.row, r.copies])).toEqual([
-      [2, 3],
-      [3, 1],
+    expect(plan.rows.map((r) => [r.record, r.copies])).toEqual([
+      [1, 3],
+      [2, 1],
     ]);
     expect(plan.labelCount).toBe(4);
     expect(plan.problems).toEqual([
-      { row: 4, field: 'copies', problem: 'expected a whole number of copies, got "x"' },
-      { row: 5, field: 'copies', problem: 'copies must be from 1 to 1000, got 1001' },
+      {
+        record: 3,
+        line: 4,
+        field: 'copies',
+        label: 'copies',
+        problem: 'expected a whole number of copies, got "x"',
+      },
+      {
+        record: 4,
+        line: 5,
+        field: 'copies',
+        label: 'copies',
+        problem: 'copies must be from 1 to 1000, got 1001',
+      },
     ]);
   });
 
   it('an unterminated quote is reported on its row, not thrown', () => {
     const plan = planBatch(`${HEADER}\n${good(1)}\nOat,"SKU,1.00,590123412345\n`, product);
     expect(plan.rows).toHaveLength(1);
-    expect(plan.problems[0]).toMatchObject({ row: 3, field: null, problem: 'Quoted field unterminated' });
+    expect(plan.problems[0]).toMatchObject({
+      record: 2,
+      line: 3,
+      field: null,
+      problem: 'Quoted field unterminated',
+    });
   });
 
   it('parse + validate never throws anything but BatchError, whatever the bytes (property)', () => {
@@ -166,8 +209,8 @@ describe('planBatch: the validation report', () => {
           if (!(e instanceof BatchError)) throw e;
           return;
         }
-        expect(plan.rows.length + plan.badRows.length).toBe(plan.totalRows);
-        for (const p of plan.problems) expect(plan.badRows).toContain(p.row);
+        expect(plan.rows.length + plan.badRecords.length).toBe(plan.totalRows);
+        for (const p of plan.problems) expect(plan.badRecords).toContain(p.record);
       }),
       { numRuns: 400 },
     );

@@ -281,7 +281,7 @@ describe('batch', () => {
     rows: 3,
     validRows: 2,
     labels: 2,
-    problems: [{ row: 3, field: 'ship_to_name', problem: 'Recipient is required.' }],
+    problems: [{ record: 2, line: 3, field: 'Recipient', problem: 'Recipient is required.' }],
   };
 
   it('offers each field as its label with its name', () => {

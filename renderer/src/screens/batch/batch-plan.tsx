@@ -98,11 +98,14 @@ export function BatchPlanCard({ plan, copiesColumn }: { plan: BatchPlanView; cop
         </div>
         {plan.problems.length > 0 && (
           <div className="table-scroll">
-            <table className="table" aria-label="Problems by row">
+            <table className="table" aria-label="Problems by record">
               <thead>
                 <tr>
                   <th scope="col" className="num">
-                    Row
+                    Record
+                  </th>
+                  <th scope="col" className="num">
+                    Line
                   </th>
                   <th scope="col">Field</th>
                   <th scope="col">Problem</th>
@@ -110,9 +113,10 @@ export function BatchPlanCard({ plan, copiesColumn }: { plan: BatchPlanView; cop
               </thead>
               <tbody>
                 {shown.map((p, i) => (
-                  <tr key={`${p.row}:${p.field}:${i}`}>
-                    <td className="num">{p.row}</td>
-                    <td className="mono">{p.field}</td>
+                  <tr key={`${p.record}:${p.field}:${i}`}>
+                    <td className="num">{p.record}</td>
+                    <td className="num">{p.line}</td>
+                    <td>{p.field}</td>
                     <td>{p.problem}</td>
                   </tr>
                 ))}

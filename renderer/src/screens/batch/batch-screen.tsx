@@ -109,7 +109,7 @@ export function BatchScreen() {
               checked={state.skipInvalid}
               onChange={(e) => batch.getState().setSkipInvalid(e.target.checked)}
             />
-            Skip the {invalid} {invalid === 1 ? 'row' : 'rows'} with problems
+            Skip the {invalid} {invalid === 1 ? 'record' : 'records'} with problems
           </label>
         )}
         <div className="row">
