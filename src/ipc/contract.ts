@@ -244,8 +244,11 @@ export interface DiscoveredPrinterView {
 }
 
 export interface BatchProblemView {
-  /** Row number as in the file (the header is row 1). */
-  row: number;
+  /** Which data record (1 = the first after the header). */
+  record: number;
+  /** Line in the file where the record starts (differs once values hold line breaks). */
+  line: number;
+  /** The field's label (or the column's name, or "(whole record)"). */
   field: string;
   problem: string;
 }
