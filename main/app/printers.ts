@@ -23,7 +23,7 @@ import { IpcError } from '../../src/ipc/errors';
 import { createTransport, openTransport } from '../printers/open-transport';
 import { askOverNewConnection, decidePrinterSetup, FALLBACK_DPI, type PrinterSetup } from '../printers/setup';
 import { createProfileStore } from '../printers/profile-store';
-import { discoverPrinters } from '../printers/discovery';
+import { discoverPrinters, type DiscoveryOptions } from '../printers/discovery';
 import { printLanguage } from '../printers/language';
 import { jsonFile } from './json-file';
 import { checkFilePrinterPath } from './file-printer-folder';
@@ -101,6 +101,8 @@ function newId(list: readonly ConfiguredPrinter[]): number {
 export interface AppPrintersOptions {
   /** The folder the user chose for file printers (Settings), or null: then none can be saved. */
   filePrinterFolder?: () => Promise<string | null>;
+  /** Where Discover looks (default: this computer's USB, serial ports and CUPS). */
+  discovery?: Omit<DiscoveryOptions, 'sources' | 'printersFile'>;
 }
 
 export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): AppPrinters {
@@ -248,10 +250,12 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
       return setup;
     },
     async discover() {
-      const result = await discoverPrinters({});
+      // The configured network printers are already in the list: Discover looks at this computer.
+      const result = await discoverPrinters({ ...options.discovery, sources: ['usb', 'serial', 'cups'] });
       return {
         found: result.printers.map((p) => ({ uri: p.uri, name: p.name, source: p.kind })),
-        problems: result.problems.map((p) => `${p.source}: ${p.message}`),
+        // One sentence per source that could not be listed; each names its source.
+        problems: result.problems.map((p) => p.message),
       };
     },
   };

@@ -1,11 +1,14 @@
 /**
  * Finding printers: USB printers (Zebra's vendor id or printer class), serial ports, CUPS queues and the
  * configured network printers of a printers file. Each source that fails (no CUPS, no permission on USB)
- * becomes a problem in the result, never an exception: the other sources still list.
+ * becomes a problem in the result — one sentence that names the source — never an exception: the other
+ * sources still list.
  */
 import { readFile } from 'node:fs/promises';
+import { listSysfsSerialPorts } from './sysfs-serial';
 import { parsePrintersFile, PrintersFileError } from '../../src/printers/printers-file';
 import { formatPrinterUri } from '../../src/printers/uri';
+import { assertNever } from '../../src/layout/scene';
 import { CommandNotFound, runCommand } from './run-command';
 import {
   describeUsbPrinter,
@@ -65,6 +68,7 @@ export type DiscoveredPrinter = UsbPrinterFound | SerialPortFound | CupsQueueFou
 
 export interface DiscoveryProblem {
   source: DiscoverySource;
+  /** One sentence for people that names the source ("CUPS is not running on this computer, …"). */
   message: string;
 }
 
@@ -105,7 +109,7 @@ export async function discoverPrinters(options: DiscoveryOptions = {}): Promise<
     try {
       return await list();
     } catch (e) {
-      problems.push({ source, message: (e as Error).message });
+      problems.push({ source, message: problemSentence(source, e) });
       return [];
     }
   };
@@ -120,16 +124,36 @@ export async function discoverPrinters(options: DiscoveryOptions = {}): Promise<
   return { printers: found.flat(), problems };
 }
 
+/** A source that could not be listed, with the sentence to show for it. */
+export class DiscoverySourceError extends Error {
+  override name = 'DiscoverySourceError';
+}
+
+function problemSentence(source: DiscoverySource, e: unknown): string {
+  if (e instanceof DiscoverySourceError) return e.message;
+  const reason = e instanceof Error ? e.message : String(e);
+  switch (source) {
+    case 'usb':
+      return /LIBUSB_ERROR_ACCESS/.test(reason)
+        ? 'USB printers could not be listed: this user may not read the USB devices (LIBUSB_ERROR_ACCESS).'
+        : `USB printers could not be listed (${reason}).`;
+    case 'serial':
+      return `Serial ports could not be listed (${reason}).`;
+    case 'cups':
+      return `CUPS queues could not be listed (${reason}).`;
+    case 'network':
+      // The printers file: its own messages name the file, the entry and the problem.
+      return reason;
+    default:
+      return assertNever(source, 'discovery source');
+  }
+}
+
 const hex4 = (n: number): string => n.toString(16).padStart(4, '0');
 
 /** USB printers: Zebra's vendor id, or printer class on the device or one of its interfaces. */
 export async function discoverUsb(listDevices: ListUsbDevices): Promise<UsbPrinterFound[]> {
-  let devices;
-  try {
-    devices = await listDevices();
-  } catch (e) {
-    throw new Error(`cannot list USB devices: ${(e as Error).message}`, { cause: e });
-  }
+  const devices = await listDevices();
   const printers: UsbPrinterFound[] = [];
   for (const device of devices.filter(isUsbPrinter)) {
     const info = await describeUsbPrinter(device);
@@ -158,9 +182,35 @@ export async function discoverUsb(listDevices: ListUsbDevices): Promise<UsbPrint
   return printers;
 }
 
-async function listSystemSerialPorts(): Promise<SerialPortInfo[]> {
-  const { SerialPort } = await import('serialport');
-  return SerialPort.list();
+/**
+ * The computer's serial ports. serialport asks udev on Linux (`udevadm info -e`), which containers and
+ * minimal installs lack; then sysfs lists them (main/printers/sysfs-serial.ts). Only when both fail is there
+ * a problem, and it says how to print anyway.
+ */
+export async function listSystemSerialPorts(
+  sysfs: () => Promise<SerialPortInfo[]> = listSysfsSerialPorts,
+): Promise<SerialPortInfo[]> {
+  let udevFailure: unknown;
+  try {
+    const { SerialPort } = await import('serialport');
+    return await SerialPort.list();
+  } catch (e) {
+    if (process.platform !== 'linux') throw e;
+    udevFailure = e;
+  }
+  try {
+    return await sysfs();
+  } catch (e) {
+    const udev =
+      (udevFailure as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'udevadm is not installed'
+        : `udev failed: ${(udevFailure as Error).message}`;
+    throw new DiscoverySourceError(
+      `Serial ports could not be listed (${udev}, and ${(e as Error).message}); ` +
+        'print to a port by its path instead, such as serial:///dev/ttyUSB0.',
+      { cause: e },
+    );
+  }
 }
 
 /** Serial ports, each as a `serial://` URI with the default 9600 8N1 settings. */
@@ -199,17 +249,19 @@ export async function discoverCups(env?: Record<string, string | undefined>): Pr
   const lpstat = async (args: string[]): Promise<string> => {
     let result;
     try {
-      result = await runCommand('lpstat', args, { env, timeoutMs: 10_000 });
+      result = await runCommand('lpstat', args, { env, timeoutMs: LPSTAT_TIMEOUT_MS });
     } catch (e) {
       if (e instanceof CommandNotFound)
-        throw new Error('CUPS client (lpstat) is not installed', { cause: e });
+        throw new DiscoverySourceError(
+          'CUPS is not installed on this computer (no lpstat), so its queues could not be listed.',
+          { cause: e },
+        );
       throw e;
     }
+    const said = (result.stderr || result.stdout).trim().split('\n')[0] ?? '';
     // "No destinations added." exits non-zero on some versions: that is an empty list, not a failure.
     if (result.code !== 0 && !/No destinations added/i.test(result.stderr + result.stdout)) {
-      throw new Error(
-        `lpstat ${args.join(' ')}: ${(result.stderr || result.stdout).trim().split('\n')[0] || `exit ${result.code}`}`,
-      );
+      throw new DiscoverySourceError(lpstatFailure(result.code, said));
     }
     return result.stdout;
   };
@@ -235,6 +287,17 @@ export async function discoverCups(env?: Record<string, string | undefined>): Pr
     });
   }
   return queues;
+}
+
+const LPSTAT_TIMEOUT_MS = 10_000;
+
+function lpstatFailure(code: number | null, said: string): string {
+  if (code === null)
+    return `CUPS did not answer within ${LPSTAT_TIMEOUT_MS / 1000} s, so its queues could not be listed.`;
+  if (/scheduler is not running/i.test(said))
+    return 'CUPS is not running on this computer, so its queues could not be listed.';
+  const what = said.replace(/^lpstat:\s*/, '').replace(/\.$/, '') || `lpstat exited with status ${code}`;
+  return `CUPS queues could not be listed: ${what}.`;
 }
 
 /** `lpstat -l -p` blocks: "printer Q is idle. ..." then tab-indented details. */

@@ -19,7 +19,9 @@ function childEnv(io: CliIo): Record<string, string | undefined> {
 export const PRINTERS_HELP = `Usage: labeldesk printers [--json] [--printers FILE]
 
 Lists USB printers, serial ports, CUPS queues and the network printers of a printers file, each with the
-URI to print to. ZPL column: yes = takes raw ZPL, ? = unknown until tried.
+URI to print to. ZPL column: yes = takes raw ZPL, ? = unknown until tried. A source that cannot be listed
+(CUPS not running, no permission on USB) is a warning on stderr (in "problems" with --json); the exit status
+is still 0.
 
   --printers FILE   configured printers: [{"id":7,"uri":"tcp://10.0.0.5:9100","name":"Dock 7"}]
   --json            machine-readable output
@@ -42,7 +44,7 @@ export async function printersCommand(args: string[], io: CliIo): Promise<number
   }
   if (result.printers.length === 0) io.stdout('No printers found.\n');
   else printTable(io, result.printers);
-  for (const p of result.problems) io.stderr(`warning: ${p.source}: ${p.message}\n`);
+  for (const p of result.problems) io.stderr(`warning: ${p.message}\n`);
   return 0;
 }
 

@@ -5,8 +5,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SerialPort } from 'serialport';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listSystemSerialPorts } from '../../main/printers/discovery';
 import { startZebraEmulator, type ZebraEmulator } from '../emulator/zebra-emulator';
 import { cli } from '../support/cli';
 import { cupsdUnavailableReason, startCupsd, type Cupsd } from '../support/cupsd';
@@ -59,7 +59,8 @@ describe.skipIf(unavailable !== null)('labeldesk printers', () => {
         state: 'idle',
       },
     ]);
-    const ports = (await SerialPort.list()).map((p) => p.path).sort();
+    // udev's list where udevadm is installed, sysfs's where it is not (test/cli/fresh-machine.test.ts).
+    const ports = (await listSystemSerialPorts()).map((p) => p.path).sort();
     expect(
       printers
         .filter((p) => p.kind === 'serial')

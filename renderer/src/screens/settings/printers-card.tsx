@@ -46,6 +46,8 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
   const defaultPrinter = useConnection((s) => s.settings?.defaultPrinter ?? null);
   const [draft, setDraft] = useState<Draft | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
+  // Whether Discover has been asked in this visit: only then does an empty result say "No printers found".
+  const [looked, setLooked] = useState(false);
 
   useEffect(
     () => printers.getState().watch(() => printers.getState().printers.map((p) => p.id), 4000),
@@ -72,7 +74,10 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
           type="button"
           className="btn btn-secondary btn-small"
           disabled={discovering}
-          onClick={() => void printers.getState().discover()}
+          onClick={() => {
+            setLooked(true);
+            void printers.getState().discover();
+          }}
         >
           {discovering ? 'Looking…' : 'Discover'}
         </button>
@@ -217,9 +222,15 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
         </form>
       )}
 
-      {(discovered.length > 0 || discoverProblems.length > 0) && (
+      {(discovered.length > 0 || discoverProblems.length > 0 || (looked && !discovering)) && (
         <div className="discovered">
-          <h3>Found on this computer and network</h3>
+          <h3>Found on this computer</h3>
+          {discovered.length === 0 && !discovering && (
+            <p className="muted small">
+              No printers found on this computer (USB, serial ports, CUPS queues). Add a network printer by
+              its address, such as tcp://10.0.0.5:9100.
+            </p>
+          )}
           <ul className="printer-list">
             {discovered.map((d) => (
               <li key={d.uri} className="printer-row">
