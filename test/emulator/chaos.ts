@@ -585,10 +585,16 @@ export function serveChaosStream(
  * The chaos printer behind an emulated USB device. A `reset`/`close` unplugs it; after `replugMs` (default 300)
  * a new device (same printer, next address) is plugged in. `listDevices` is what main/printers/usb.ts takes.
  */
+export interface ChaosUsb {
+  /** The devices plugged in now (none while unplugged). */
+  listDevices: () => Promise<EmulatedUsbDevice[]>;
+  device(): EmulatedUsbDevice | undefined;
+}
+
 export function chaosUsb(
   printer: ChaosPrinter,
   options: Omit<EmulatedUsbOptions, 'printer'> & { replugMs?: number } = {},
-): { listDevices: () => Promise<EmulatedUsbDevice[]>; device(): EmulatedUsbDevice | undefined } {
+): ChaosUsb {
   let current: EmulatedUsbDevice | undefined = new EmulatedUsbDevice({ ...options, printer });
   const unplug = (): void => {
     const device = current;
