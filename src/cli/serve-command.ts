@@ -3,6 +3,8 @@
  * Listens on 127.0.0.1 unless `--host` says otherwise; prints its URL; stops cleanly on SIGINT/SIGTERM.
  */
 import { resolve as resolvePath } from 'node:path';
+import { AllowlistError, addressPolicy } from '../node/address-policy';
+import { DEFAULT_LIMITS, type ServerLimits } from '../engine/server/budgets';
 import { DEFAULTS, startServer, type ServerOptions } from '../engine/server/server';
 import {
   filePrinterGateway,
@@ -15,6 +17,8 @@ import { PrintersFileError } from '../printers/printers-file';
 import { CliError, UsageError, type CliIo } from './io';
 import { dataDirOf, dataDirOption } from './keys-commands';
 import { parseOptions } from './template-commands';
+
+const MIB = 1024 * 1024;
 
 export const SERVE_HELP = `Usage: labeldesk serve [options]
 
@@ -30,6 +34,19 @@ The seven routes of the Label and Document Rendering API (POST /custom-labels/..
   --svg-ttl-hours N      lifetime of export-svg files (default ${DEFAULTS.svgTtlHours})
   --public-url URL       base of the SVG file URLs (default: from the request's Host header)
   --cors-origin ORIGIN   a browser origin allowed to call the API (the SDK's pages); repeatable
+
+Limits (each refusal names the field and the limit; README "Limits of labeldesk serve"):
+  --image-host HOST|CIDR  a private or loopback host images may be fetched from (an intranet logo
+                          server); repeatable. Public addresses are always allowed, others never
+  --max-image-pixels N    width × height an image may declare (default ${DEFAULT_LIMITS.imagePixels})
+  --max-output-dots N     copies × label dots one request may render (default ${DEFAULT_LIMITS.outputDots})
+  --max-response-mb N     largest answer (default ${DEFAULT_LIMITS.responseBytes / MIB})
+  --renders N             renders at once (default ${DEFAULT_LIMITS.renders}: the cores, up to 4)
+  --renders-waiting N     renders queued before answering 429 (default ${DEFAULT_LIMITS.rendersWaiting})
+  --max-image-mb N        largest image downloaded (default ${DEFAULT_LIMITS.imageBytes / MIB})
+  --image-timeout N       seconds for an image download, redirects included (default ${DEFAULT_LIMITS.imageTimeoutMs / 1000})
+  --image-cache-mb N      memory for fetched images (default ${DEFAULT_LIMITS.imageCacheBytes / MIB})
+  --auth-failures N       wrong secrets per key per minute, 5× that per address (default: --rate-limit)
 
 Keys: labeldesk keys create. Also served: GET /openapi.json, /sdk/labeldesk-sdk.js, /files/svg/<token>.
 `;
@@ -75,6 +92,16 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
     'svg-ttl-hours': { type: 'string' },
     'public-url': { type: 'string' },
     'cors-origin': { type: 'string', multiple: true },
+    'image-host': { type: 'string', multiple: true },
+    'max-image-pixels': { type: 'string' },
+    'max-output-dots': { type: 'string' },
+    'max-response-mb': { type: 'string' },
+    renders: { type: 'string' },
+    'renders-waiting': { type: 'string' },
+    'max-image-mb': { type: 'string' },
+    'image-timeout': { type: 'string' },
+    'image-cache-mb': { type: 'string' },
+    'auth-failures': { type: 'string' },
   });
   if (values.help) {
     io.stdout(SERVE_HELP);
@@ -84,6 +111,27 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
   if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/.test(publicUrl)) {
     throw new UsageError(`--public-url: expected http(s)://host[/path], got "${publicUrl}"`);
   }
+  const imageHosts = values['image-host'] ?? [];
+  try {
+    addressPolicy(imageHosts);
+  } catch (e) {
+    if (e instanceof AllowlistError) throw new UsageError(`--image-host: ${e.message}`);
+    throw e;
+  }
+  const limits: Partial<ServerLimits> = {};
+  const limit = (option: string, key: keyof ServerLimits, min: number, scale = 1) => {
+    const n = positiveInt(`--${option}`, values[option as keyof typeof values] as string | undefined, min);
+    if (n !== undefined) limits[key] = n * scale;
+  };
+  limit('max-image-pixels', 'imagePixels', 1);
+  limit('max-output-dots', 'outputDots', 1);
+  limit('max-response-mb', 'responseBytes', 1, MIB);
+  limit('renders', 'renders', 1);
+  limit('renders-waiting', 'rendersWaiting', 0);
+  limit('max-image-mb', 'imageBytes', 1, MIB);
+  limit('image-timeout', 'imageTimeoutMs', 1, 1000);
+  limit('image-cache-mb', 'imageCacheBytes', 0, MIB);
+  limit('auth-failures', 'authFailuresPerMinute', 1);
   const templates = values.templates ?? io.env.LABELDESK_TEMPLATES;
   const options: ServerOptions = {
     host: values.host ?? DEFAULTS.host,
@@ -94,6 +142,8 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
     svgTtlHours: positiveInt('--svg-ttl-hours', values['svg-ttl-hours'], 1) ?? DEFAULTS.svgTtlHours,
     ...(publicUrl ? { publicUrl } : {}),
     corsOrigins: values['cors-origin'] ?? [],
+    imageHosts,
+    limits,
     logStream: { write: (line) => io.stderr(line) },
   };
   if (values.printers) {

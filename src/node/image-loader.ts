@@ -90,10 +90,11 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
 
   /** Under a policy: one message for every failure (refused, unreachable, 404, too big, not an image). */
   async function fetchUnderPolicy(url: string, policy: AddressPolicy): Promise<LoadedImage> {
-    const mib = Math.round((maxBytes / 1024 / 1024) * 10) / 10;
+    const mib = maxBytes / 1024 / 1024;
+    const size = mib >= 1 ? `${Math.round(mib * 10) / 10} MiB` : `${Math.ceil(maxBytes / 1024)} KiB`;
     const uniform = new ImageError(
       url,
-      `cannot be fetched as an image: the server fetches only public http(s) addresses that answer with a PNG, JPEG or SVG of up to ${mib} MiB within ${timeoutMs / 1000} s`,
+      `cannot be fetched as an image: the server fetches only public http(s) addresses that answer with a PNG, JPEG or SVG of up to ${size} within ${timeoutMs / 1000} s`,
     );
     let body: Uint8Array;
     try {

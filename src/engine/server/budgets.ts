@@ -30,7 +30,7 @@ export interface ServerLimits {
   imageTimeoutMs: number;
   /** Remote images kept in memory, bytes. */
   imageCacheBytes: number;
-  /** Failed authentications per key id and per client address in any 60 s (default: the rate limit). */
+  /** Failed authentications per key id in any 60 s, five times as many per client address (default: the rate limit). */
   authFailuresPerMinute?: number;
 }
 
@@ -56,6 +56,9 @@ export const RENDERING_ROUTES: ReadonlySet<RouteName> = new Set<RouteName>([
 ]);
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const MIB = 1024 * 1024;
+const fmtBytes = (n: number): string =>
+  n >= MIB ? `${Math.round((n / MIB) * 10) / 10} MiB` : `${fmt(n)} bytes`;
 
 /**
  * The dpi a route's output is budgeted at: render-zpl's own; a relayed job at 203 (the printer is asked later);
@@ -108,7 +111,7 @@ export function checkResponseBytes(body: unknown, copies: number, limit: number)
   const fits = Math.floor((limit / bytes) * copies);
   throw new ApiError(
     422,
-    `amount: the answer for ${copies} ${copies === 1 ? 'copy' : 'copies'} would be ${fmt(bytes / 1024 / 1024)} MiB, more than the limit of ${fmt(limit / 1024 / 1024)} MiB; ` +
+    `amount: the answer for ${copies} ${copies === 1 ? 'copy' : 'copies'} would be ${fmtBytes(bytes)}, more than the limit of ${fmtBytes(limit)}; ` +
       (fits > 0 ? `send at most ${fits} copies per request` : 'make the label smaller or simpler'),
     'amount',
   );

@@ -38,6 +38,8 @@ export type KeysFile = z.infer<typeof KeysFileSchema>;
 /** 2^15 × 8 × 128 B = 32 MiB per hash, ~50–100 ms: slow for guessing, once per secret for us (cached). */
 const SCRYPT = { N: 32_768, r: 8, p: 1 } as const;
 const HASH_BYTES = 32;
+/** Failed attempts per address, as a multiple of those per key id. */
+const ADDRESS_FACTOR = 5;
 
 function derive(secret: string, salt: Buffer, params: z.infer<typeof ScryptParamsSchema>): Promise<Buffer> {
   const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r };
@@ -140,7 +142,10 @@ export interface KeyVerifier {
 export interface VerifierOptions {
   /** Hears about an unreadable or corrupt keys file; every key is then refused (fail closed). */
   onError?: (e: unknown) => void;
-  /** Failed attempts per key id, and per client address, in any 60 s (default 60). */
+  /**
+   * Failed attempts per key id in any 60 s (default 60); per client address, five times as many, so one
+   * attacked key does not stop the other keys of a shared address (a NAT: the whole site).
+   */
   failuresPerMinute?: number;
   /** Scrypts at once (default 2 of libuv's 4 threads: file reads keep the others) and waiting (default 16). */
   scryptRunning?: number;
@@ -161,7 +166,7 @@ export function keyVerifier(file: string, options: VerifierOptions = {}): KeyVer
   const now = options.now ?? Date.now;
   const limit = options.failuresPerMinute ?? 60;
   const perKey = failureWindow({ limit, now });
-  const perAddress = failureWindow({ limit, now });
+  const perAddress = failureWindow({ limit: limit * ADDRESS_FACTOR, now });
   const scrypts = workGate(options.scryptRunning ?? 2, options.scryptWaiting ?? 16);
   let version = '';
   let records = new Map<string, KeyRecord>();
