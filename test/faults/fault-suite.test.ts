@@ -22,11 +22,24 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppServices, type AppServices } from '../../main/app/services';
+import { plainCipher } from '../../main/app/secret-store';
+import { dispatch } from '../../main/app/dispatch';
+import { openJobService } from '../../main/jobs/job-service';
+import { createUsbTransport } from '../../main/printers/usb';
+import type { AppEvent, ChannelName, RequestOf, ResponseOf } from '../../src/ipc/contract';
+import { parsePrinterUri, type UsbUri } from '../../src/printers/uri';
 import { readLabelTag } from '../../src/jobs/model';
 import { startZebraEmulator } from '../emulator/zebra-emulator';
-import { randomFaults, type ChaosFault, type ChaosFaultKind, type ChaosPrinter } from '../emulator/chaos';
+import {
+  FAULTS_BY_LINK,
+  randomFaults,
+  type ChaosFault,
+  type ChaosFaultKind,
+  type ChaosPrinter,
+} from '../emulator/chaos';
 import { seededRandom } from '../support/random';
-import { SAMPLE_DATA } from '../support/templates';
+import { SAMPLE_DATA, bundledTemplate } from '../support/templates';
 import { chaosTarget } from './chaos-link';
 import { buildCli, crashOf, lastLine, runCli, type Exit } from './cli-process';
 import { countFaults, row, summaryTable } from './summary';
@@ -383,6 +396,190 @@ describe('labeldesk batch + SIGKILL + labeldesk jobs resume (child processes) th
       // It printed some labels before the garbage began, and no label was claimed beyond those the printer took.
       expect(target.printer.printed.length).toBeGreaterThan(0);
     } finally {
+      await target.close();
+    }
+  }, 60_000);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+
+describe('the job service through faults: the app in web mode (main/app/jobs.ts), and the service over USB', () => {
+  const COPIES = 20;
+  const LABEL_BYTES = 1100;
+
+  /** An app as web mode builds it, with one printer: the chaos printer. */
+  async function appWith(uri: string): Promise<{ services: AppServices; events: AppEvent[] }> {
+    const services = await createAppServices({
+      dataDir: freshDir('app'),
+      shell: 'web',
+      version: 'test',
+      cipher: plainCipher,
+      printers: [{ id: 1, uri, name: 'Dock chaos' }],
+    });
+    const events: AppEvent[] = [];
+    services.onEvent((e) => events.push(e));
+    return { services, events };
+  }
+
+  async function call<C extends ChannelName>(
+    services: AppServices,
+    channel: C,
+    request: RequestOf<C>,
+  ): Promise<ResponseOf<C>> {
+    const answer = await dispatch(services, channel, request);
+    if (!answer.ok) throw new Error(`${channel}: ${JSON.stringify(answer.error)}`);
+    return answer.result as ResponseOf<C>;
+  }
+
+  function faultsFor(link: 'tcp' | 'serial' | 'usb', seed: number): ChaosFault[] {
+    const rnd = seededRandom(seed);
+    const kinds = link === 'tcp' ? RECOVERING : link === 'serial' ? SERIAL : FAULTS_BY_LINK.usb;
+    return randomFaults(seed, {
+      count: 3,
+      kinds,
+      firstByte: rnd(LABEL_BYTES, 6 * LABEL_BYTES),
+      spacing: [3 * LABEL_BYTES, 6 * LABEL_BYTES],
+      maxMs: 1000,
+    });
+  }
+
+  /** Every label printed, extra copies at most one per fault, each flagged in the job's labels. */
+  function checkJob(
+    path: string,
+    link: 'tcp' | 'serial' | 'usb',
+    printer: ChaosPrinter,
+    state: string,
+    flagged: number[],
+    context: string,
+  ): void {
+    const summary = row(path, link);
+    summary.runs++;
+    countFaults(summary, printer.injected);
+    const counts = printedTags(printer);
+    const duplicated = [...counts].filter(([, c]) => c > 1);
+    const extra = duplicated.reduce((n, [, c]) => n + c - 1, 0);
+    summary.sent += COPIES;
+    summary.received += counts.size;
+    summary.duplicates += extra;
+    summary.reported += flagged.length;
+    expect(state, context).toBe('done');
+    for (let n = 1; n <= COPIES; n++)
+      expect(counts.get(n) ?? 0, `label ${n}; ${context}`).toBeGreaterThanOrEqual(1);
+    expect(extra, context).toBeLessThanOrEqual(printer.injected.length);
+    for (const [n, c] of duplicated)
+      expect(flagged, `label ${n} printed ${c} times; ${context}`).toContain(n);
+  }
+
+  it.each([
+    ['tcp', 61],
+    ['tcp', 62],
+    ['serial', 63],
+  ] as const)(
+    'app (web mode), %s, seed %i: 3 random faults, a 20-label print',
+    async (link, seed) => {
+      const target = await chaosTarget(link, faultsFor(link, seed), seed);
+      const { services, events } = await appWith(target.uri);
+      try {
+        const sent = await call(services, 'print.submit', {
+          ref: { source: 'bundled', name: 'product-2x1' },
+          values: SAMPLE_DATA['product-2x1'] ?? {},
+          copies: COPIES,
+          printer: '1',
+        });
+        const id = sent.job?.id;
+        expect(id).toBeDefined();
+        let detail = await call(services, 'jobs.get', { id: id ?? 0 });
+        while (!['done', 'failed', 'cancelled'].includes(detail.job.state)) {
+          await new Promise((r) => setTimeout(r, 100));
+          detail = await call(services, 'jobs.get', { id: id ?? 0 });
+        }
+        const flagged = detail.labels.filter((l) => l.possibleDuplicate).map((l) => l.number);
+        const context = `seed ${seed}, faults ${JSON.stringify(target.printer.injected)}, job ${JSON.stringify(detail.job)}`;
+        checkJob('app print.submit (web mode)', link, target.printer, detail.job.state, flagged, context);
+        // Each possible duplicate was told to the user by label number.
+        for (const n of flagged)
+          expect(events.some((e) => e.kind === 'job' && e.message?.includes(`Label ${n} `))).toBe(true);
+      } finally {
+        await services.close();
+        await target.close();
+      }
+    },
+    120_000,
+  );
+
+  it.each([71, 72])(
+    'job service over USB, seed %i: 3 random faults (unplugs among them)',
+    async (seed) => {
+      const target = await chaosTarget('usb', faultsFor('usb', seed), seed);
+      const usb = target.usb;
+      if (!usb) throw new Error('no USB device');
+      const service = openJobService({
+        dataDir: freshDir('usb'),
+        openTransport: async (uri) => {
+          const t = createUsbTransport(parsePrinterUri(uri) as UsbUri, {
+            listDevices: usb.listDevices,
+            detachKernelDriver: true,
+          });
+          await t.open({ timeoutMs: 2_000 });
+          return t;
+        },
+        timing: { backoffMs: 100, maxBackoffMs: 500, faultPollMs: 100 },
+      });
+      try {
+        const { job } = await service.addJob({
+          template: bundledTemplate('product-2x1'),
+          printer: target.uri,
+          rows: [{ data: SAMPLE_DATA['product-2x1'] ?? {} }],
+          copies: COPIES,
+          dpi: 203,
+        });
+        await service.idle();
+        const done = service.getJob(job.id);
+        const context = `seed ${seed}, faults ${JSON.stringify(target.printer.injected)}, job ${JSON.stringify(done)}`;
+        checkJob(
+          'job service',
+          'usb',
+          target.printer,
+          done?.state ?? '?',
+          done?.possibleDuplicates ?? [],
+          context,
+        );
+      } finally {
+        await service.close();
+        await target.close();
+      }
+    },
+    120_000,
+  );
+
+  it('app: a printer that answers only garbage is shown as a lost connection that backs off, never as printing', async () => {
+    const target = await chaosTarget(
+      'tcp',
+      [{ kind: 'garbage-answer', byte: 2 * LABEL_BYTES, count: Number.POSITIVE_INFINITY }],
+      64,
+    );
+    const { services, events } = await appWith(target.uri);
+    try {
+      const sent = await call(services, 'print.submit', {
+        ref: { source: 'bundled', name: 'product-2x1' },
+        values: SAMPLE_DATA['product-2x1'] ?? {},
+        copies: 5,
+        printer: '1',
+      });
+      const lost = () => events.filter((e) => e.kind === 'job' && /Connection lost/.test(e.message ?? ''));
+      while (lost().length < 4) await new Promise((r) => setTimeout(r, 50));
+      const summary = row('app print.submit (web mode)', 'tcp');
+      summary.runs++;
+      countFaults(summary, target.printer.injected);
+      const detail = await call(services, 'jobs.get', { id: sent.job?.id ?? 0 });
+      expect(detail.job.state).toBe('paused');
+      expect(detail.job.reason).toMatch(/connection lost: .*status/);
+      const status = events.filter((e) => e.kind === 'printer-status').at(-1);
+      expect(status).toMatchObject({ status: { state: 'offline' } });
+      // Backing off (250, 500, 1000 ms …), not polling every 500 ms: 4 losts took at least 5 connections.
+      expect(target.printer.sessionsOpened).toBeLessThanOrEqual(6);
+    } finally {
+      await services.close();
       await target.close();
     }
   }, 60_000);
