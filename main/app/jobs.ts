@@ -44,6 +44,7 @@ export interface AppJobs {
   pause(id: number): Promise<JobView>;
   resume(id: number): Promise<JobView>;
   cancel(id: number): Promise<JobView>;
+  skip(id: number, labels: number[]): Promise<JobView>;
   reprint(id: number, labels?: number[]): Promise<JobView>;
   /** While a job prints on this printer: its view of the printer (no second connection to ask). */
   printerStatus(printerId: string): PrinterStatusView | undefined;
@@ -301,12 +302,14 @@ export function createAppJobs(deps: {
     pause: async (id) => view(service.pause(id)),
     resume: async (id) => view(service.resume(id)),
     cancel: async (id) => view(service.cancel(id)),
+    skip: async (id, labels) => view(service.skip(id, labels)),
     async reprint(id, labels) {
       detail(id);
       return view(await service.reprint(id, labels));
     },
     printerStatus: (id) => busy.get(id),
-    resumeUnfinished: () => void service.resumeAll(),
+    // A job that cannot be resumed now stays listed as unfinished; History resumes it later.
+    resumeUnfinished: () => void service.resumeAll().catch(() => undefined),
     close: () => service.close(),
   };
 }

@@ -184,6 +184,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'jobs.pause': ({ id }) => jobs.pause(id),
     'jobs.resume': ({ id }) => jobs.resume(id),
     'jobs.cancel': ({ id }) => jobs.cancel(id),
+    'jobs.skip': ({ id, labels }) => jobs.skip(id, labels),
     'jobs.reprint': async ({ id, labels }) => ({ job: await jobs.reprint(id, labels) }),
   };
 

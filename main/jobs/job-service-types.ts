@@ -112,6 +112,11 @@ export interface JobService {
   resume(jobId: number): JobDetail;
   /** Cancels an unfinished job: labels not yet sent stay unprinted; its counter numbers are burned. */
   cancel(jobId: number): JobDetail;
+  /**
+   * Gives up on labels not yet sent (a label that cannot be rendered holds its job until then): they are marked
+   * `failed` and never print; the rest of the job continues unless a person holds it for another reason.
+   */
+  skip(jobId: number, labels: readonly number[]): JobDetail;
   /** A new job with the same bytes as the whole job or the given label numbers; printed in the background. */
   reprint(jobId: number, labels?: readonly number[], options?: { start?: boolean }): Promise<JobDetail>;
   listJobs(filter?: JobFilter): JobDetail[];

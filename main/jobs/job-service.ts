@@ -24,7 +24,7 @@ import { ProgressTracker, type JobServiceEvent } from '../../src/jobs/events';
 import { formatLabelList, isUnfinished, type Job, type JobSpec } from '../../src/jobs/model';
 import { runPrinterQueue } from '../../src/jobs/queue';
 import { JobNotFound } from '../../src/jobs/store';
-import { LabelNotRendered, type JobEvent, type WorkerDeps } from '../../src/jobs/worker';
+import { LabelNotRendered, SKIP_OR_CANCEL, type JobEvent, type WorkerDeps } from '../../src/jobs/worker';
 import type { PrinterTransport } from '../../src/printers/transport';
 import { formatPrinterUri, parsePrinterUri } from '../../src/printers/uri';
 import { counterFields, counterSettings, counterValuesAt, formatCounter } from '../../src/resolve/counters';
@@ -32,7 +32,7 @@ import { checkApiData, LIMITS } from '../../src/resolve/resolve';
 import { parseTemplate } from '../../src/template/parse';
 import { createTransport } from '../printers/open-transport';
 import { createProfileStore } from '../printers/profile-store';
-import { createLabelRenderer } from './label-renderer';
+import { createLabelRenderer, LabelRenderFailed } from './label-renderer';
 import { askOverNewConnection, decidePrinterSetup } from '../printers/setup';
 import { sqliteAuditLog, type NewAuditEntry } from './sqlite-audit-log';
 import { sqliteCounters } from './sqlite-counters';
@@ -133,6 +133,14 @@ export function openJobService(options: JobServiceOptions): JobService {
     });
   };
 
+  /** "label 5 (record 5)": how people find a label of a CSV job. */
+  const describeLabel = (jobId: number, labelNumber: number): string => {
+    const job = mustJob(jobId);
+    if (!job.rows.length || job.reprintOf) return `label ${labelNumber}`;
+    const index = Math.floor((labelNumber - 1) / job.copies);
+    return `label ${labelNumber} (record ${job.render?.sourceRows?.[index] ?? index + 1})`;
+  };
+
   const progress = new Map<number, ProgressTracker>();
   const onWorkerEvent = (e: JobEvent): void => {
     switch (e.kind) {
@@ -198,8 +206,8 @@ export function openJobService(options: JobServiceOptions): JobService {
       try {
         await renderer.prepare(jobId, labelNumber);
       } catch (e) {
-        const message = e instanceof Error ? e.message : String(e);
-        throw new LabelNotRendered(`cannot render label ${labelNumber}: ${message}`);
+        if (!(e instanceof LabelRenderFailed)) throw e;
+        throw new LabelNotRendered(`${describeLabel(jobId, labelNumber)} cannot be printed: ${e.message}`);
       }
     },
     ...(options.timing ? { timing: options.timing } : {}),
@@ -330,7 +338,8 @@ export function openJobService(options: JobServiceOptions): JobService {
       store.setJobState(jobId, 'failed', reason);
       record('failed', detail(jobId), 0, reason);
       finished(jobId);
-      throw e;
+      // The engine's own error (a value it cannot encode…) is what the caller knows how to tell the user.
+      throw e instanceof LabelRenderFailed ? e.cause : e;
     }
   };
 
@@ -375,6 +384,38 @@ export function openJobService(options: JobServiceOptions): JobService {
       store.setJobState(jobId, 'cancelled', CANCELLED_BY_USER);
       record('cancelled', job, job.counts.confirmed, `${job.counts.confirmed}/${job.labelCount} confirmed`);
       finished(jobId);
+      return detail(jobId);
+    },
+    skip(jobId, labels) {
+      const job = detail(jobId);
+      if (!isUnfinished(job.state)) {
+        throw new JobRequestError(`job ${jobId} is ${job.state}; there is nothing left to skip`);
+      }
+      const numbers = [...new Set(labels)].sort((a, b) => a - b);
+      if (!numbers.length) throw new JobRequestError('name the labels to skip');
+      for (const n of numbers) {
+        const label = store.label(jobId, n);
+        if (!label)
+          throw new JobRequestError(`job ${jobId} has labels 1 to ${job.labelCount}; there is no label ${n}`);
+        if (label.state !== 'pending' && label.state !== 'failed') {
+          throw new JobRequestError(
+            `label ${n} of job ${jobId} is ${label.state}; only labels not yet sent can be skipped`,
+          );
+        }
+      }
+      for (const n of numbers) store.setLabelState(jobId, n, { state: 'failed' });
+      record(
+        'skipped',
+        job,
+        numbers.length,
+        `label${numbers.length === 1 ? '' : 's'} ${formatLabelList(numbers)}`,
+      );
+      // Held on a label that could not be rendered: with it skipped, the job goes on. A person's own hold stays.
+      if (job.state === 'held' && job.reason?.endsWith(SKIP_OR_CANCEL)) {
+        store.setJobState(jobId, 'queued', null);
+        emit({ kind: 'resumed', jobId });
+        void start(jobId);
+      }
       return detail(jobId);
     },
     async reprint(jobId, labels, reprintOptions = {}) {

@@ -38,8 +38,24 @@ export interface LabelRendererOptions {
   chunkSize?: number;
 }
 
+/** Label `labelNumber` of job `jobId` cannot be rendered (a value its barcode cannot encode, an image gone). */
+export class LabelRenderFailed extends Error {
+  override name = 'LabelRenderFailed';
+  constructor(
+    readonly jobId: number,
+    readonly labelNumber: number,
+    override readonly cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
 export interface LabelRenderer {
-  /** Makes sure labels from `labelNumber` on (a chunk, or `count`) have their payloads stored. */
+  /**
+   * Makes sure labels from `labelNumber` on (a chunk, or `count`) have their payloads stored. Throws
+   * LabelRenderFailed only for `labelNumber` itself: a later label of the chunk that cannot be rendered is left
+   * for its turn, so the labels before it still print.
+   */
   prepare(jobId: number, labelNumber: number, count?: number): Promise<void>;
 }
 
@@ -98,12 +114,29 @@ export function createLabelRenderer(
       const row = job.rows[Math.floor((n - 1) / job.copies)] ?? {};
       return resolveOne(template, row, counterValuesAt(template, how.counterFirsts, n - 1));
     });
-    const zpl = await render(markups, { dpi: job.dpi, ...how.zpl }, portsFor(how.baseDir));
-    store.putPayloads(
-      jobId,
-      labelNumber,
-      zpl.map((z, i) => tagLabel(z, jobId, labelNumber + i)),
-    );
+    const options = { dpi: job.dpi, ...how.zpl };
+    const ports = portsFor(how.baseDir);
+    const keep = (zpl: readonly string[]) =>
+      store.putPayloads(
+        jobId,
+        labelNumber,
+        zpl.map((z, i) => tagLabel(z, jobId, labelNumber + i)),
+      );
+    try {
+      keep(await render(markups, options, ports));
+    } catch {
+      // One label of the chunk cannot be rendered: render one by one up to it, and keep what rendered.
+      const rendered: string[] = [];
+      for (const [i, markup] of markups.entries()) {
+        try {
+          rendered.push(...(await render([markup], options, ports)));
+        } catch (e) {
+          if (i === 0) throw new LabelRenderFailed(jobId, labelNumber, e);
+          break;
+        }
+      }
+      keep(rendered);
+    }
   };
   return { prepare };
 }

@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'cancelled',
   'failed',
   'reprinted',
+  'skipped',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,11 +1,11 @@
 /**
- * `labeldesk jobs add|list|show|labels|resume|pause|cancel|reprint|audit`: print jobs tracked label by label in
+ * `labeldesk jobs add|list|show|labels|resume|pause|cancel|skip|reprint|audit`: print jobs tracked label by label in
  * the data directory's `jobs.sqlite`, so a batch survives paper out, a pulled cable or a killed process
  * (src/jobs/worker.ts says what is guaranteed per transport). A thin face over the job service
  * (main/jobs/job-service.ts), which the desktop app uses too. `jobs resume` continues every interrupted job
  * and names, by label number, each label that may have printed twice.
  */
-import { JOB_STATES, type JobState } from '../jobs/model';
+import { formatLabelList, JOB_STATES, type JobState } from '../jobs/model';
 import { formatPrinterUri } from '../printers/uri';
 import { checkApiData } from '../resolve/resolve';
 import type { JobService } from '../../main/jobs/job-service';
@@ -20,7 +20,7 @@ import {
   warnAboutValues,
 } from './template-commands';
 
-export const JOBS_HELP = `Usage: labeldesk jobs <add|list|show|labels|resume|pause|cancel|reprint|audit> [options]
+export const JOBS_HELP = `Usage: labeldesk jobs <add|list|show|labels|resume|pause|cancel|skip|reprint|audit> [options]
 
   jobs add --printer URI --template NAME|FILE [--data JSON] [--amount N] [--dpi N] [--by NAME] [--detach]
                          render the labels (ZPL), store the job, and print it label by label
@@ -31,6 +31,9 @@ export const JOBS_HELP = `Usage: labeldesk jobs <add|list|show|labels|resume|pau
   jobs resume [ID]       continue every interrupted job (or one, also one paused with Ctrl+C or jobs pause)
   jobs pause ID          hold a job after the label in flight (jobs resume ID continues it)
   jobs cancel ID         stop a job; labels not yet sent stay unprinted (counter numbers are not reused)
+  jobs skip ID --labels 5[,7-9]
+                         give up on labels not yet sent (a label that cannot be rendered holds its job
+                         until it is skipped or the job cancelled); the rest of the job then prints
   jobs reprint ID [--labels 3,7-9]
                          print the whole job, or the given labels, again: the same bytes, as a new job
   jobs audit [--job ID]  the audit log: who created, printed, paused, resumed, cancelled, reprinted what
@@ -68,6 +71,8 @@ export async function jobsCommand(args: string[], io: CliIo): Promise<number> {
         return await pauseCommand(rest, io);
       case 'cancel':
         return await cancelCommand(rest, io);
+      case 'skip':
+        return await skipCommand(rest, io);
       case 'reprint':
         return await reprintCommand(rest, io);
       case 'audit':
@@ -308,6 +313,27 @@ function cancelCommand(args: string[], io: CliIo): Promise<number> {
     }
     io.stdout(`${summary(service.cancel(id))}\n`);
     return 0;
+  });
+}
+
+async function skipCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseOptions(
+    args,
+    { ...jobOptions, labels: { type: 'string' }, detach: { type: 'boolean' } },
+    true,
+  );
+  if (values.help) {
+    io.stdout(JOBS_HELP);
+    return 0;
+  }
+  const id = jobIdArg(positionals);
+  if (values.labels === undefined) throw new UsageError('--labels N[,M-K] is required: which labels to skip');
+  const labels = parseLabelList(values.labels);
+  return withJobService(values, io, async (service) => {
+    const job = service.skip(id, labels);
+    io.stdout(`job ${id}: skipped label${labels.length === 1 ? '' : 's'} ${formatLabelList(labels)}\n`);
+    if (values.detach || job.state === 'held') return 0;
+    return printAndReport(service, io, [id], () => service.start(id));
   });
 }
 

@@ -384,6 +384,10 @@ export const CHANNELS = {
   'jobs.pause': channel<JobView>()(byId),
   'jobs.resume': channel<JobView>()(byId),
   'jobs.cancel': channel<JobView>()(byId),
+  /** Gives up on labels not yet sent (one that cannot be rendered holds its job until skipped). */
+  'jobs.skip': channel<JobView>()(
+    z.strictObject({ id, labels: z.array(z.number().int().min(1)).min(1).max(100_000) }),
+  ),
   'jobs.reprint': channel<{ job: JobView }>()(
     z.strictObject({ id, labels: z.array(z.number().int().min(1)).max(100_000).optional() }),
   ),

@@ -29,7 +29,7 @@
 import { queryStatus as defaultQueryStatus } from '../printers/query';
 import type { PrinterState, PrinterStatus } from '../printers/status';
 import { PrinterError, type PrinterTransport } from '../printers/transport';
-import { isInFlight, isUnfinished, type Job, type JobState, type Label } from './model';
+import { formatLabelList, isInFlight, isUnfinished, type Job, type JobState, type Label } from './model';
 import { JobNotFound, type JobStore } from './store';
 
 /** What happens while a job runs, for progress output (closed union). */
@@ -80,8 +80,8 @@ export interface WorkerDeps {
   claimPrinter?: (printer: string) => (() => void) | undefined;
   /**
    * Makes sure label `labelNumber`'s payload is in the store before it is first sent (jobs rendered in chunks
-   * as they print). A LabelNotRendered rejection fails the job with its message (a value the template cannot
-   * encode); any other rejection propagates, leaving the job unfinished.
+   * as they print). A LabelNotRendered rejection holds the job on that label with its message (a value the
+   * template cannot encode); any other rejection propagates, leaving the job unfinished.
    */
   preparePayload?: (jobId: number, labelNumber: number) => Promise<void>;
 }
@@ -96,10 +96,17 @@ class JobStopped extends Error {
   override name = 'JobStopped';
 }
 
-/** Thrown by `preparePayload` when a label cannot be rendered: the job fails with this message as reason. */
+/**
+ * Thrown by `preparePayload` when a label cannot be rendered: the job is held on that label (its message, which
+ * names the label, is the reason) until a person skips the label or cancels the job; the labels before it have
+ * printed, the ones after it wait.
+ */
 export class LabelNotRendered extends Error {
   override name = 'LabelNotRendered';
 }
+
+/** What a job held on a label that cannot be rendered tells the person. */
+export const SKIP_OR_CANCEL = 'skip that label to print the others, or cancel the job';
 
 /**
  * Runs job `jobId` until it is done, cancelled, or (after `maxConnectFailures`) left paused for a later
@@ -229,7 +236,13 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
       await confirm(transport, label);
       failures = 0;
     }
-    return finish('done', null);
+    const skipped = store.labels(jobId).filter((l) => l.state === 'failed');
+    return finish(
+      'done',
+      skipped.length
+        ? `skipped label${skipped.length === 1 ? '' : 's'} ${formatLabelList(skipped.map((l) => l.number))}`
+        : null,
+    );
   };
 
   for (;;) {
@@ -242,7 +255,12 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
       return await printOn(transport);
     } catch (e) {
       if (e instanceof JobStopped) return current();
-      if (e instanceof LabelNotRendered) return finish('failed', e.message);
+      if (e instanceof LabelNotRendered) {
+        const reason = `${e.message}; ${SKIP_OR_CANCEL}`;
+        if (isUnfinished(current().state)) store.setJobState(jobId, 'held', reason);
+        emit({ kind: 'paused', jobId, reason });
+        return current();
+      }
       if (!(e instanceof PrinterError || e instanceof ConnectionLost)) throw e;
       failures++;
       const reason = `connection lost: ${e.message}`;

@@ -6,7 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import { readLabelTag, tagLabel, type Job } from '../../src/jobs/model';
 import type { JobStore } from '../../src/jobs/store';
-import { LabelNotRendered, runJob, type JobEvent, type WorkerDeps } from '../../src/jobs/worker';
+import {
+  LabelNotRendered,
+  runJob,
+  SKIP_OR_CANCEL,
+  type JobEvent,
+  type WorkerDeps,
+} from '../../src/jobs/worker';
 import { resumeAllJobs } from '../../src/jobs/queue';
 import { PrinterRefused, toBytes, type PrinterTransport } from '../../src/printers/transport';
 import { ZebraPrinterModel } from '../emulator/zebra-core';
@@ -190,21 +196,27 @@ describe('runJob on a printer with status (~HS)', () => {
     expect(printedNumbers(printer)).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it('a label that cannot be rendered fails the job with the reason; nothing of it is sent', async () => {
+  it('a label that cannot be rendered holds the job on it; once skipped, the other labels print and it is named', async () => {
     const printer = new ZebraPrinterModel({ dpi: 203 });
     const store = memoryJobStore();
-    const job = newJob(store, 3);
+    const job = newJob(store, 4);
     const d = deps(store, statusConnect(printer));
     d.preparePayload = async (_jobId, n) => {
-      if (n === 2) throw new LabelNotRendered('cannot render label 2: EAN-13 needs 12 or 13 digits');
+      if (n === 2) throw new LabelNotRendered('label 2 cannot be printed: EAN-13 needs 12 or 13 digits');
     };
-    const ended = await runJob(job.id, d);
-    expect(ended).toMatchObject({
-      state: 'failed',
-      reason: 'cannot render label 2: EAN-13 needs 12 or 13 digits',
+    const held = await runJob(job.id, d);
+    expect(held).toMatchObject({
+      state: 'held',
+      reason: `label 2 cannot be printed: EAN-13 needs 12 or 13 digits; ${SKIP_OR_CANCEL}`,
     });
     expect(printedNumbers(printer)).toEqual([1]);
     expect(store.label(job.id, 2)).toMatchObject({ state: 'pending', attempts: 0 });
+    // What "skip" does (the job service's skip): the label is given up on, the job goes on.
+    store.setLabelState(job.id, 2, { state: 'failed' });
+    store.setJobState(job.id, 'queued', null);
+    const ended = await runJob(job.id, d);
+    expect(ended).toMatchObject({ state: 'done', reason: 'skipped label 2' });
+    expect(printedNumbers(printer)).toEqual([1, 3, 4]);
   });
 
   it('retries an unreachable printer with doubling, capped backoff, then leaves the job paused for a resume', async () => {

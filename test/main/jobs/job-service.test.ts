@@ -311,3 +311,43 @@ describe('a 10,000-row batch streams', () => {
     jobs.cancel(job.id);
   }, 60_000);
 });
+
+describe('a label that cannot be rendered', () => {
+  it('holds the job on that label (named with its record); the labels before it print, skip prints the rest', async () => {
+    // Issue #17: a bad value in record 5 failed the whole job at "label 2" (the chunk it was rendered in).
+    const e = await emulator();
+    const jobs = service(tempDir());
+    const product = bundledTemplate('product-2x1');
+    const rows = Array.from({ length: 6 }, (_, i) => ({
+      data: { product_name: `Item ${i + 1}`, ean13: i === 4 ? '4006381333933' : '4006381333931' },
+      row: i + 1,
+    }));
+    const events: JobServiceEvent[] = [];
+    jobs.onEvent((ev) => events.push(ev));
+    const { job } = await jobs.addJob({ template: product, printer: e.uri, rows, dpi: 203 });
+    await jobs.idle();
+    const held = jobs.getJob(job.id)!;
+    expect(held.state).toBe('held');
+    expect(held.reason).toMatch(
+      /^label 5 \(record 5\) cannot be printed: .*check digit should be 1, not 3.*; skip that label to print the others, or cancel the job$/,
+    );
+    expect([...printedCounts(e, job.id).keys()]).toEqual([1, 2, 3, 4]);
+    expect(() => jobs.skip(job.id, [2])).toThrow(/label 2 of job \d+ is confirmed; only labels not yet sent/);
+    jobs.skip(job.id, [5]);
+    await jobs.idle();
+    const done = jobs.getJob(job.id)!;
+    expect(done).toMatchObject({ state: 'done', reason: 'skipped label 5' });
+    expect(done.counts).toMatchObject({ confirmed: 5, failed: 1 });
+    expect([...printedCounts(e, job.id).entries()]).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 1],
+      [4, 1],
+      [6, 1],
+    ]);
+    expect(jobs.audit({ jobId: job.id }).map((a) => a.action)).toContain('skipped');
+    expect(events.some((ev) => ev.kind === 'paused' && ev.reason.startsWith('label 5 (record 5)'))).toBe(
+      true,
+    );
+  });
+});
