@@ -18,7 +18,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { join, normalize, sep } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { isChannelName } from '../../src/ipc/contract';
 import { IpcError } from '../../src/ipc/errors';
@@ -26,6 +26,7 @@ import { dispatch } from './dispatch';
 import { WEB_EVENTS_PATH, WEB_IPC_PATH, WEB_TOKEN_HEADER, WEB_TOKEN_PARAM } from '../../src/ipc/http-client';
 import type { AppServices } from './services';
 import { RENDERER_CSP_HEADER } from './csp';
+import { mimeFor } from './mime';
 
 export interface WebServerOptions {
   services: AppServices;
@@ -46,17 +47,6 @@ export interface WebServer {
   token: string;
   close(): Promise<void>;
 }
-
-const MIME: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-};
 
 /** One cookie per port: two web-mode runs on one machine must not sign each other out. */
 export const webCookieName = (port: number) => `labeldesk-${port}`;
@@ -189,7 +179,7 @@ export async function startWebServer(options: WebServerOptions): Promise<WebServ
     } catch {
       return reply.code(404).send('not found');
     }
-    reply.header('content-type', MIME[extname(file)] ?? 'application/octet-stream');
+    reply.header('content-type', mimeFor(file));
     reply.header('cache-control', 'no-store');
     return reply.send(await readFile(file));
   });

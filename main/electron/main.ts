@@ -1,17 +1,19 @@
 /**
  * The Electron main process: one window, hardened, over the same services web mode serves (main/app).
  * Kept thin on purpose: Electron cannot run in CI here, so everything it does beyond wiring is in main/app
- * and tested there.
+ * and in the small modules beside this one, tested there.
  *
- * Security (STYLE.md §9): contextIsolation, sandbox, no nodeIntegration, a strict CSP (index.html's meta tag,
- * and the same header on every response), window.open denied, navigation and new webviews blocked, every
- * permission request refused, IPC only from our own page (sender frame checked) and every payload parsed by
- * the contract. The hosted API secret is encrypted with safeStorage and never sent to the renderer.
+ * Security (STYLE.md §9, the Electron checklist): contextIsolation, sandbox, no nodeIntegration; the renderer
+ * served from the privileged `app://labeldesk` scheme (app-protocol.ts), so the file-protocol fuse is off;
+ * a CSP without 'unsafe-inline' on every response; in every web contents new windows, navigation, redirects
+ * and webviews refused, nothing opened externally; every permission check and request refused; IPC only from
+ * the main frame of our window showing our page, every payload parsed by the contract (guards.ts). The hosted
+ * API secret is encrypted with safeStorage — refused where that protects nothing (Linux `basic_text`), then
+ * kept for the session only if the user asks — and never sent to the renderer.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { app, BrowserWindow, ipcMain, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session } from 'electron';
 import { IpcError } from '../../src/ipc/errors';
 import { dispatch } from '../app/dispatch';
 import type { IpcEnvelope } from '../../src/ipc/bridge';
@@ -19,13 +21,13 @@ import { packageRoot } from '../../src/node/assets';
 import { parseAppOptions, AppOptionError } from '../app/options';
 import { createAppServices, type AppServices } from '../app/services';
 import { safeStorageCipher } from './safe-storage-cipher';
-import { RENDERER_CSP } from '../app/csp';
+import { RENDERER_CSP_HEADER } from '../app/csp';
+import { APP_INDEX_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, rendererHandler } from './app-protocol';
+import { denyAllPermissions, fromOurMainFrame, guardWebContents } from './guards';
 import { EVENT_CHANNEL, INVOKE_CHANNEL } from './channels';
 
-const CSP = RENDERER_CSP;
-
-function rendererIndex(): string {
-  return join(packageRoot(), 'dist', 'renderer', 'index.html');
+function rendererDir(): string {
+  return join(packageRoot(), 'dist', 'renderer');
 }
 
 function createWindow(): BrowserWindow {
@@ -48,35 +50,22 @@ function createWindow(): BrowserWindow {
     },
   });
   win.once('ready-to-show', () => win.show());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    // Links to the web (help, the hosted service) open in the user's browser, never in the app.
-    if (/^https:\/\//.test(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  void win.loadFile(rendererIndex());
+  // Its web contents got the guards when it was created (web-contents-created, below).
+  void win.loadURL(APP_INDEX_URL);
   return win;
 }
 
-/** `--data-dir DIR` and `--printers FILE` (also as `--opt=value`) out of an argv that may hold anything else. */
+/** Our options (`--data-dir`, `--printers`, `--file-printer-folder`, or `--opt=value`) out of any argv. */
 function ourOptions(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const name = /^--(data-dir|printers)(=.*)?$/.exec(arg);
+    const name = /^--(data-dir|printers|file-printer-folder)(=.*)?$/.exec(arg);
     if (!name) continue;
     if (name[2]) out.push(arg);
     else if (argv[i + 1] !== undefined) out.push(arg, argv[++i]!);
   }
   return out;
-}
-
-function fromOurPage(event: IpcMainInvokeEvent, win: BrowserWindow | undefined): boolean {
-  const frameUrl = event.senderFrame?.url ?? '';
-  return (
-    !!win && event.sender === win.webContents && frameUrl.startsWith(pathToFileURL(rendererIndex()).href)
-  );
 }
 
 async function start(): Promise<void> {
@@ -99,20 +88,36 @@ async function start(): Promise<void> {
     shell: 'electron',
     version: pkg.version,
     cipher: safeStorageCipher(safeStorage, process.platform),
+    chooseFolder: async (current) => {
+      const dialogOptions = {
+        title: 'Folder for file printers',
+        properties: ['openDirectory', 'createDirectory'] as Array<'openDirectory' | 'createDirectory'>,
+        ...(current ? { defaultPath: current } : {}),
+      };
+      const picked = win
+        ? await dialog.showOpenDialog(win, dialogOptions)
+        : await dialog.showOpenDialog(dialogOptions);
+      return picked.canceled ? null : (picked.filePaths[0] ?? null);
+    },
     printers: options.printers,
+    ...(options.filePrinterFolder !== undefined ? { filePrinterFolder: options.filePrinterFolder } : {}),
     warn: (message) => process.stderr.write(`LabelDesk: ${message}\n`),
   });
 
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  protocol.handle(APP_SCHEME, rendererHandler(rendererDir()));
+  denyAllPermissions(session.defaultSession);
+  // app:// answers carry the CSP themselves; anything fetched over the network would get it too.
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CSP] } });
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [RENDERER_CSP_HEADER] },
+    });
   });
 
   let win: BrowserWindow | undefined = createWindow();
   win.on('closed', () => (win = undefined));
 
   ipcMain.handle(INVOKE_CHANNEL, async (event, channel: unknown, payload: unknown): Promise<IpcEnvelope> => {
-    if (!fromOurPage(event, win)) {
+    if (!fromOurMainFrame(event, win)) {
       return { ok: false, error: new IpcError('bad-request', 'Refused: not LabelDesk’s own page.').toBody() };
     }
     return dispatch(services, channel, payload, (line) => process.stderr.write(`LabelDesk: ${line}\n`));
@@ -142,7 +147,10 @@ async function start(): Promise<void> {
   });
 }
 
+// Before ready: app:// must be a standard, secure origin for the renderer's ES modules.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 app.enableSandbox();
+app.on('web-contents-created', (_event, contents) => guardWebContents(contents));
 // One LabelDesk per user: two would print the same job queue to the same printers.
 if (!app.requestSingleInstanceLock()) app.quit();
 else void app.whenReady().then(start);
