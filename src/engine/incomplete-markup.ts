@@ -14,21 +14,24 @@ import type { RenderPorts } from './render';
 /** `omit`: leave out an image that cannot be loaded, with a warning (default). `strict`: fail the render. */
 export type ImagePolicy = 'omit' | 'strict';
 
-export interface PreparedMarkups {
+/** What loads images: the render ports, or just a loader (the browser SDK). */
+type ImageLoading = Pick<RenderPorts, 'loadImages'>;
+
+export interface PreparedMarkups<P extends ImageLoading = RenderPorts> {
   /** The markups, with every image that could not be loaded made invisible (the same objects when none). */
   markups: Markup[];
-  /** Render ports whose loadImages answers from what was loaded here. */
-  ports: RenderPorts;
+  /** The ports given, whose loadImages now answers from what was loaded here. */
+  ports: P;
   /** One message per image left out: `elements[2] (image): image https://…: the server answered 404; left out`. */
   warnings: string[];
 }
 
 /** Loads every image of `markups` once and applies the policy. Throws ImageError in strict mode. */
-export async function prepareImages(
+export async function prepareImages<P extends ImageLoading>(
   markups: readonly Markup[],
-  ports: RenderPorts,
+  ports: P,
   policy: ImagePolicy,
-): Promise<PreparedMarkups> {
+): Promise<PreparedMarkups<P>> {
   const urls = collectImageUrls(markups);
   if (urls.length === 0) return { markups: [...markups], ports, warnings: [] };
   if (policy === 'strict') {
@@ -66,10 +69,10 @@ export async function prepareImages(
   return { markups: out, ports: withAssets(ports, loaded), warnings: [...warnings] };
 }
 
-function withAssets(ports: RenderPorts, assets: ImageAssets): RenderPorts {
+function withAssets<P extends ImageLoading>(ports: P, assets: ImageAssets): P {
   return {
     ...ports,
-    loadImages: async (urls) => {
+    loadImages: async (urls: readonly string[]) => {
       const out = new Map<string, LoadedImage>();
       for (const url of urls) {
         const image = assets.get(url);

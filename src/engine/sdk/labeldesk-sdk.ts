@@ -15,6 +15,7 @@
  */
 import { BUNDLED_FONT_FILES, createFontSet, type FontSet } from '../../layout/fonts';
 import { collectImageUrls } from '../../layout/images';
+import { prepareImages } from '../incomplete-markup';
 import { layout } from '../../layout/layout';
 import type { Scene } from '../../layout/scene';
 import { renderSvg } from '../../render/svg';
@@ -40,6 +41,11 @@ export interface PrintRequest {
   apiData: Record<string, string>;
   /** `print_markups` for this route. */
   mode: 'print_markups';
+  /**
+   * An image that cannot be loaded fails the print (true), instead of being left out with a warning (the
+   * default, as the hosted SDK does; the warnings come back from printLabel and go to the console).
+   */
+  strict?: boolean;
 }
 
 /** An error answer of the API, or a problem found before calling it. */
@@ -137,17 +143,27 @@ function checkRequest(req: PrintRequest): void {
     throw new LabelDeskError('printLabel: apiData must be an object of strings');
 }
 
-/** One SVG per copy; copies with identical markup are laid out once. Each gets its own id prefix (inlined together). */
-async function drawCopies(cfg: SdkConfig, markups: readonly Markup[]): Promise<string[]> {
-  if (markups.some((m) => m.elements.some((e) => e.type === 'rfid' && e.visible !== false))) {
+/**
+ * One SVG per copy; copies with identical markup are laid out once. Each gets its own id prefix (inlined
+ * together). An image that cannot be loaded is left out with a warning unless `strict`.
+ */
+async function drawCopies(
+  cfg: SdkConfig,
+  received: readonly Markup[],
+  strict: boolean,
+): Promise<{ svgs: string[]; warnings: string[] }> {
+  if (received.some((m) => m.elements.some((e) => e.type === 'rfid' && e.visible !== false))) {
     throw new LabelDeskError('RFID labels must be rendered as ZPL: print them with print-relay (03)');
   }
-  const [fonts, images] = await Promise.all([
-    loadFonts(cfg, markups),
-    loadBrowserImages(collectImageUrls(markups)),
+  const [fonts, prepared] = await Promise.all([
+    loadFonts(cfg, received),
+    prepareImages(received, { loadImages: loadBrowserImages }, strict ? 'strict' : 'omit'),
   ]);
+  const { markups, warnings } = prepared;
+  for (const warning of warnings) console.warn('[labeldesk]', warning);
+  const images = await prepared.ports.loadImages(collectImageUrls(markups));
   const scenes = new Map<string, Scene>();
-  return markups.map((markup, i) => {
+  const svgs = markups.map((markup, i) => {
     const key = JSON.stringify(markup);
     let scene = scenes.get(key);
     if (!scene) {
@@ -156,6 +172,7 @@ async function drawCopies(cfg: SdkConfig, markups: readonly Markup[]): Promise<s
     }
     return renderSvg(scene, fonts, { idPrefix: `ld${i}-` });
   });
+  return { svgs, warnings };
 }
 
 function loadFrame(url: string): Promise<HTMLIFrameElement> {
@@ -176,13 +193,22 @@ function loadFrame(url: string): Promise<HTMLIFrameElement> {
   });
 }
 
-/** The `@page` size and page boxes for a label of this stage size. */
+/**
+ * The `@page` size and page boxes for a label of this stage size. The print page is the client's own, and a
+ * page break between copies only happens in block layout: a `#printRoot` (or an ancestor) styled as a flex
+ * box, a fixed-height scroller or columns would print the first copy only, so that layout is undone for print.
+ */
 export function printCss(stage: Markup['stage']): string {
   const w = `${stage.width}${stage.unit}`;
   const h = `${stage.height}${stage.unit}`;
   return (
     `@page { size: ${w} ${h}; margin: 0 }\n` +
     `html, body { margin: 0; padding: 0; background: #fff }\n` +
+    `@media print {\n` +
+    `  html, body, :has(#printRoot), #printRoot { display: block !important; position: static !important;` +
+    ` float: none !important; height: auto !important; min-height: 0 !important; max-height: none !important;` +
+    ` overflow: visible !important; columns: auto !important; transform: none !important }\n` +
+    `}\n` +
     `#printRoot > .ld-copy { width: ${w}; height: ${h}; overflow: hidden; break-after: page; page-break-after: always }\n` +
     `#printRoot > .ld-copy:last-child { break-after: auto; page-break-after: auto }\n` +
     `#printRoot > .ld-copy > svg { display: block; width: 100%; height: 100% }\n`
@@ -191,9 +217,10 @@ export function printCss(stage: Markup['stage']): string {
 
 /**
  * Prints `amount` copies of a template through the browser's print dialog. Resolves with the number of copies
- * drawn once the dialog has been opened; rejects with LabelDeskError naming the problem.
+ * drawn once the dialog has been opened, and what was left out (images that could not be loaded); rejects with
+ * LabelDeskError naming the problem.
  */
-export async function printLabel(req: PrintRequest): Promise<{ copies: number }> {
+export async function printLabel(req: PrintRequest): Promise<{ copies: number; warnings: string[] }> {
   const cfg = config;
   if (!cfg) throw new LabelDeskError('call LabelDesk.setConfig first');
   checkRequest(req);
@@ -201,7 +228,10 @@ export async function printLabel(req: PrintRequest): Promise<{ copies: number }>
   const markups = await fetchMarkups(cfg, req);
   const first = markups[0];
   if (!first) throw new LabelDeskError('the API answered no markup');
-  const [svgs, f] = await Promise.all([drawCopies(cfg, markups), loadFrame(cfg.printPageUrl)]);
+  const [{ svgs, warnings }, f] = await Promise.all([
+    drawCopies(cfg, markups, req.strict === true),
+    loadFrame(cfg.printPageUrl),
+  ]);
   const doc = f.contentDocument;
   const win = f.contentWindow;
   if (!doc || !win)
@@ -223,5 +253,5 @@ export async function printLabel(req: PrintRequest): Promise<{ copies: number }>
   debug('drew', svgs.length, 'copies; opening the print dialog');
   win.focus();
   win.print();
-  return { copies: svgs.length };
+  return { copies: svgs.length, warnings };
 }
