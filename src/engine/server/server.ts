@@ -2,8 +2,10 @@
  * Node-only: `labeldesk serve`, the bundled engine's HTTP face with the hosted API's contract
  * (spec/label-rendering-api.md). Fastify does HTTP; everything the routes compute is in src/engine.
  *
- * Order of checks on a label route: 401 (auth, before the body is read) → 429 (rate per key) → 422 (body:
- * JSON, UTF-8, size, schema) → 404/422 (template) → 422 (values, elements, RFID, printer, allowance) → 500.
+ * Order of checks on a label route: 401 (auth, before the body is read; 429 when wrong secrets for the key or
+ * from the address are past their limit) → 429 (rate per key) → 422 (body: JSON, UTF-8, size, schema) → 429
+ * (render queue full) → 404/422 (template) → 422 (output budget, values, elements, images, RFID, printer,
+ * allowance) → 500. Budgets and their defaults: budgets.ts.
  * Every answer of the API — errors, unknown routes, wrong methods — is JSON.
  */
 import Fastify, {
@@ -33,7 +35,18 @@ import { nodeRenderPorts } from '../../node/render-ports';
 import { defaultTemplateStore } from '../../node/template-store';
 import { dataFiles } from './data-dir';
 import { confineImageFiles } from './image-policy';
+import { DEFAULT_IMAGE_BUDGET } from '../../layout/images';
+import { addressPolicy } from '../../node/address-policy';
+import {
+  checkOutputDots,
+  checkResponseBytes,
+  DEFAULT_LIMITS,
+  RENDERING_ROUTES,
+  serverBusy,
+  type ServerLimits,
+} from './budgets';
 import { keyVerifier, type KeyVerifier } from './key-store';
+import { workGate } from './work-gate';
 import { readSdkAsset, defaultSdkBundle } from './sdk-assets';
 import { svgFiles, type SvgFiles } from './svg-files';
 import { openUsageLedger, type Reservation, type UsageLedger } from './usage-store';
@@ -78,6 +91,13 @@ export interface ServerOptions {
   /** The SDK bundle file; default dist/sdk/labeldesk-sdk.js. */
   sdkBundle?: string;
   sweepIntervalMs?: number;
+  /** Resource budgets (budgets.ts); each one given replaces its default. */
+  limits?: Partial<ServerLimits>;
+  /**
+   * Hosts and CIDR ranges images may be fetched from although private or loopback (an intranet logo server);
+   * public addresses are always allowed. Throws AllowlistError for an entry that is neither.
+   */
+  imageHosts?: readonly string[];
 }
 
 export interface ApiServer {
@@ -131,20 +151,23 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
 
   const log = (level: 'info' | 'error', fields: Record<string, unknown>, msg: string) =>
     app.log[level](fields, msg);
-  const keys: KeyVerifier = keyVerifier(files.keys, (e) =>
-    log(
-      'error',
-      { error: (e as Error).name },
-      `keys file unusable, refusing every key: ${(e as Error).message}`,
-    ),
-  );
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const keys: KeyVerifier = keyVerifier(files.keys, {
+    onError: (e) =>
+      log(
+        'error',
+        { error: (e as Error).name },
+        `keys file unusable, refusing every key: ${(e as Error).message}`,
+      ),
+    failuresPerMinute: limits.authFailuresPerMinute ?? perMinute,
+    now: () => now().getTime(),
+  });
+  const renders = workGate(limits.renders, limits.rendersWaiting);
   const usage: UsageLedger = await openUsageLedger(files.usage, (e) =>
     log('error', { error: (e as Error).name }, 'cannot write usage.json'),
   );
   const svgs: SvgFiles = svgFiles(files.svg, now);
   const limiter: RateLimiter = slidingWindowLimiter({ limit: perMinute, now: () => now().getTime() });
-  // Wrong secrets are limited per client address, so guessing cannot keep scrypt (and the thread pool) busy.
-  const failedAuth: RateLimiter = slidingWindowLimiter({ limit: perMinute, now: () => now().getTime() });
 
   const imageBase = options.templatesDir ?? bundledTemplatesDir();
   const imageRoots = [
@@ -156,7 +179,21 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     templates: options.templates ?? defaultTemplateStore(options.templatesDir),
     render:
       options.renderPorts ??
-      confineImageFiles(nodeRenderPorts({ baseDir: imageBase }), imageRoots, imageBase),
+      confineImageFiles(
+        {
+          ...nodeRenderPorts({
+            baseDir: imageBase,
+            policy: addressPolicy(options.imageHosts),
+            maxBytes: limits.imageBytes,
+            timeoutMs: limits.imageTimeoutMs,
+            cacheBytes: limits.imageCacheBytes,
+            maxPixels: limits.imagePixels,
+          }),
+          imageBudget: { ...DEFAULT_IMAGE_BUDGET, maxPixels: limits.imagePixels },
+        },
+        imageRoots,
+        imageBase,
+      ),
     ...(options.printers ? { printers: options.printers } : {}),
     svgFiles: svgs,
     svgTtlHours,
@@ -187,14 +224,12 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     if (typeof key !== 'string' || typeof secret !== 'string' || !key || !secret) {
       throw new ApiError(401, 'the X-API-KEY and X-API-SECRET headers are required');
     }
-    const blocked = failedAuth.peek(req.ip);
-    if (!blocked.allowed)
-      throw tooMany(blocked.retryAfterSeconds, 'too many failed authentications from this address');
-    const record = await keys.verify(key, secret);
-    if (!record) {
-      failedAuth.take(req.ip);
+    const verdict = await keys.verify(key, secret, req.ip);
+    if (verdict.outcome === 'throttled') throw tooMany(verdict.retryAfterSeconds, AUTH_THROTTLED[verdict.by]);
+    if (verdict.outcome === 'wrong') {
       throw new ApiError(401, 'the API key or secret is wrong, or the secret has been regenerated');
     }
+    const record = verdict.record;
     req.apiKey = record.key;
     req.allowance = record.allowance;
     const rate = limiter.take(record.key);
@@ -219,17 +254,25 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
         const key = req.apiKey ?? '';
         let reservation: Reservation | undefined;
         try {
-          const result = await ops.run(
-            name,
-            parsed.data as RouteRequest<typeof name>,
-            {
-              publicBaseUrl: publicBaseUrl(req),
-              imagePolicy: parsed.data.strict === true ? 'strict' : 'omit',
-            },
-            (copies) => {
-              reservation = usage.reserve(key, copies, req.allowance);
-            },
-          );
+          const rendering = RENDERING_ROUTES.has(name);
+          const run = () =>
+            ops.run(
+              name,
+              parsed.data as RouteRequest<typeof name>,
+              {
+                publicBaseUrl: publicBaseUrl(req),
+                imagePolicy: parsed.data.strict === true ? 'strict' : 'omit',
+              },
+              (copies, markups) => {
+                if (rendering) checkOutputDots(parsed.data, markups, limits.outputDots);
+                reservation = usage.reserve(key, copies, req.allowance);
+              },
+            );
+          // Renders wait for a place (budgets.ts); a full queue is a 429 before any work.
+          const pending = rendering ? renders.run(run) : run();
+          if (!pending) throw serverBusy(limits.rendersWaiting);
+          const result = await pending;
+          checkResponseBytes(result.body, result.copies, limits.responseBytes);
           reservation?.commit(name);
           if (result.warnings.length > 0) reply.header(WARNINGS_HEADER, warningsHeader(result.warnings));
           return reply.type(JSON_TYPE).send(result.body);
@@ -344,6 +387,13 @@ function warningsHeader(warnings: readonly string[]): string {
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+/** Why a secret was not checked (key-store.ts): a verified secret is never refused this way. */
+const AUTH_THROTTLED = {
+  address: 'too many failed authentications from this address',
+  key: 'too many failed authentications for this API key',
+  busy: 'the server is busy checking secrets',
+} as const;
 
 function tooMany(retryAfterSeconds: number, why: string): ApiError {
   return new ApiError(429, `${why}; retry in ${retryAfterSeconds} s`, undefined, {
