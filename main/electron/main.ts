@@ -47,6 +47,8 @@ function createWindow(): BrowserWindow {
       webSecurity: true,
       webviewTag: false,
       spellcheck: false,
+      // Middle-click opens links in a new window without a click event the page could cancel.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   win.once('ready-to-show', () => win.show());
