@@ -103,4 +103,18 @@ describe('labeldesk serve', () => {
       /--rate-limit N\s+requests per minute per key \(default 60\)/,
     );
   });
+
+  test('limits: an allowlist entry that is not a host or range, or a limit that is not a number, is a usage error', async () => {
+    const host = await cli(['serve', '--image-host', 'http://logos/']);
+    expect(host.code).toBe(2);
+    expect(host.stderr).toContain(
+      '--image-host: "http://logos/" is neither a host name nor an IP address or CIDR range (like 10.1.2.0/24)',
+    );
+    const pixels = await cli(['serve', '--max-image-pixels', '0']);
+    expect(pixels.code).toBe(2);
+    expect(pixels.stderr).toContain('--max-image-pixels: expected a whole number from 1, got "0"');
+    expect((await cli(['serve', '--help'])).stdout).toMatch(
+      /--max-image-pixels N\s+width × height an image may declare \(default 16000000\)/,
+    );
+  });
 });
