@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../../src/engine/server/atomic-file';
 import { bundledTemplatesDir } from '../../src/node/assets';
 import { folderStore, layeredStore } from '../../src/node/template-store';
-import { parseTemplateText } from '../../src/template/parse';
+import { looksLikeMarkup, templatesFromMarkup } from '../../src/template/from-markup';
+import { parseJsonText, parseTemplate } from '../../src/template/parse';
 import { REFERENCE_ATTRIBUTES } from '../../src/template/elements';
 import { referencedFields } from '../../src/template/refs';
 import type { Template } from '../../src/template/schema';
@@ -123,7 +124,12 @@ export function appTemplates(dataDir: string): AppTemplates {
     },
     async importFile(fileName, text) {
       // Throws TemplateValidationError naming the file, every path and problem (shown to the user as is).
-      return save(folders.user, parseTemplateText(text, fileName), 'user');
+      const value = parseJsonText(text, fileName);
+      if (!looksLikeMarkup(value)) return save(folders.user, parseTemplate(value, fileName), 'user');
+      // Markup JSON (fetch-markups output): a template with fixed values, one per distinct copy.
+      const [first, ...others] = templatesFromMarkup(value, fileName);
+      for (const template of others) await save(folders.user, template, 'user');
+      return save(folders.user, first as Template, 'user');
     },
     saveCaptured: (template) => save(folders.captured, template, 'captured'),
   };
