@@ -290,8 +290,11 @@ export function createAppJobs(deps: {
     async get(id) {
       await refreshNames();
       const job = view(detail(id));
+      const batch = detail(id).rowCount > 1;
       const labels = service.labels(id).map((l) => ({
         number: l.number,
+        record: batch ? l.row : null,
+        values: l.values.map(({ label, value }) => ({ label, value })),
         state: l.state,
         possibleDuplicate: l.possibleDuplicate,
         attempts: l.attempts,

@@ -93,6 +93,8 @@ export interface JobLabel extends Label {
   row: number | null;
   /** Counter values printed on it, formatted, by field name. */
   counters: Record<string, string>;
+  /** What is on it as typed (its row's data and its counters): non-empty values in the template's field order. */
+  values: { field: string; label: string; value: string }[];
   /** For a reprint: the label number in the original job. */
   reprintOf: number | null;
 }

@@ -467,7 +467,12 @@ export function openJobService(options: JobServiceOptions): JobService {
             if (v !== undefined) values[field.name] = formatCounter(counterSettings(field), v);
           }
         }
-        return { row, counters: values };
+        const typed: Record<string, string> = { ...(source.rows[rowIndex] ?? {}), ...values };
+        const shown = (template?.fields ?? []).flatMap((f) => {
+          const value = typed[f.name];
+          return value ? [{ field: f.name, label: f.label, value }] : [];
+        });
+        return { row, counters: values, values: shown };
       };
       return store.labels(jobId).map((label) => {
         const original = job.reprintOf ? (job.reprintOf.labels[label.number - 1] ?? null) : null;

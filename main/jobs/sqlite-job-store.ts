@@ -9,7 +9,6 @@
  * database holds the counters (sqlite-counters.ts) and the audit log (sqlite-audit-log.ts), which share its
  * connection (`db`) so a counter reservation commits in the transaction that creates its job.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import {
@@ -26,6 +25,7 @@ import {
 } from '../../src/jobs/model';
 import { JobNotFound, type JobStore, type LabelUpdate } from '../../src/jobs/store';
 import { z } from 'zod';
+import { securePrivateFile, securePrivateFolder } from '../../src/engine/server/data-dir';
 
 export const JOBS_FILE_NAME = 'jobs.sqlite';
 
@@ -106,7 +106,11 @@ export interface JobFilter {
   state?: JobState;
   printer?: string;
   templateName?: string;
-  /** Case-insensitive text anywhere in the job (template name, printer, user, reason, row values). */
+  /**
+   * Case-insensitive text in what people typed or chose: the values of the job's rows, the template name, the
+   * printer, the user, the reason. Not the template snapshot or resolved markup (an embedded logo's base64
+   * matched almost any three letters).
+   */
   text?: string;
   /** Newest first; default 1000. */
   limit?: number;
@@ -147,16 +151,52 @@ function processAlive(pid: number): boolean {
   }
 }
 
-/** Opens (creating if needed) the job store in `dataDir`. Close it when done. */
+/** `jobs.sqlite` could not be opened: damaged, another kind of file, or not readable. */
+export class JobStoreUnreadable extends Error {
+  override name = 'JobStoreUnreadable';
+}
+
+/** SQLite's answers for a file that is not a usable job database, in words. */
+const UNREADABLE: Record<string, string> = {
+  SQLITE_NOTADB: 'is not a LabelDesk job database (damaged, or another kind of file)',
+  SQLITE_CORRUPT: 'is damaged',
+  SQLITE_CANTOPEN: 'cannot be opened',
+  SQLITE_READONLY: 'cannot be written (read-only)',
+  SQLITE_PERM: 'cannot be written (permission denied)',
+  SQLITE_FULL: 'cannot grow: the disk is full',
+};
+
+function openDatabase(path: string): Database.Database {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(path);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    db.exec(SCHEMA);
+    return db;
+  } catch (e) {
+    db?.close();
+    const problem = e instanceof Database.SqliteError ? UNREADABLE[e.code] : undefined;
+    if (!problem) throw e;
+    throw new JobStoreUnreadable(
+      `${path} ${problem}; move it aside to start without jobs, or restore it from a backup`,
+      { cause: e },
+    );
+  }
+}
+
+/**
+ * Opens (creating if needed) the job store in `dataDir`. Close it when done. The folder is made 0700 and the
+ * database with its -wal and -shm files 0600 (tightened when wider): they hold names and addresses.
+ */
 export function openSqliteJobStore(dataDir: string, options: SqliteJobStoreOptions = {}): SqliteJobStore {
-  mkdirSync(dataDir, { recursive: true });
+  securePrivateFolder(dataDir);
   const path = join(dataDir, JOBS_FILE_NAME);
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
-  db.exec(SCHEMA);
+  // Created 0600 before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
+  securePrivateFile(path, ['-wal', '-shm', '-journal']);
+  const db = openDatabase(path);
   const now = options.now ?? (() => new Date().toISOString());
 
   // A job's spec never changes after creation, and may hold 10,000 rows: parse it once per job, not on every
@@ -302,8 +342,20 @@ export function openSqliteJobStore(dataDir: string, options: SqliteJobStoreOptio
       args.push(filter.templateName);
     }
     if (filter.text) {
-      where.push(`(instr(lower(spec), lower(?)) > 0 OR instr(lower(coalesce(reason, '')), lower(?)) > 0)`);
-      args.push(filter.text, filter.text);
+      const has = (sql: string) => {
+        args.push(filter.text as string);
+        return `instr(lower(${sql}), lower(?)) > 0`;
+      };
+      where.push(
+        `(${[
+          has(`coalesce(json_extract(spec, '$.templateName'), '')`),
+          has(`coalesce(json_extract(spec, '$.printer'), '')`),
+          has(`coalesce(json_extract(spec, '$.createdBy'), '')`),
+          has(`coalesce(reason, '')`),
+          `EXISTS (SELECT 1 FROM json_each(spec, '$.rows') AS r, json_each(r.value) AS v
+             WHERE v.type = 'text' AND ${has('v.value')})`,
+        ].join(' OR ')})`,
+      );
     }
     const sql = `SELECT ${summaryColumns} FROM jobs ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
       ORDER BY id DESC LIMIT ?`;

@@ -295,6 +295,10 @@ export interface JobView {
 
 export interface LabelView {
   number: number;
+  /** The CSV record it came from, for a batch; null otherwise. */
+  record: number | null;
+  /** What is on it, as typed: the template's fields by label, non-empty values only, in the form's order. */
+  values: { label: string; value: string }[];
   state: LabelStateView;
   possibleDuplicate: boolean;
   attempts: number;

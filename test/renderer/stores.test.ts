@@ -170,7 +170,15 @@ describe('jobs', () => {
     try {
       const { api, stores } = setup();
       const labels = (state: LabelView['state']): LabelView[] => [
-        { number: 1, state, possibleDuplicate: false, attempts: 1, updatedAt: JOB.updatedAt },
+        {
+          number: 1,
+          record: null,
+          values: [],
+          state,
+          possibleDuplicate: false,
+          attempts: 1,
+          updatedAt: JOB.updatedAt,
+        },
       ];
       let answer = labels('pending');
       api.on('jobs.get', () => ({ job: JOB, labels: answer }));

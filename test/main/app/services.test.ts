@@ -153,6 +153,15 @@ describe('printing', () => {
       .toBe('done');
     const { labels } = await call('jobs.get', { id: job.id });
     expect(labels.map((l) => l.state)).toEqual(['confirmed', 'confirmed']);
+    // History shows what is on each label and finds the job by what was typed (#17 item 9).
+    expect(labels[0]?.values).toEqual(
+      expect.arrayContaining([
+        { label: 'Recipient', value: 'Grace Hopper' },
+        { label: 'Tracking number', value: values.tracking },
+      ]),
+    );
+    expect((await call('jobs.list', { text: 'grace' })).map((j) => j.id)).toContain(job.id);
+    expect((await call('jobs.list', { text: 'zzz' })).map((j) => j.id)).not.toContain(job.id);
     expect(events.some((e) => e.kind === 'job' && e.job.id === job.id)).toBe(true);
     // Printing moved the template to the front of the recent list.
     expect((await call('settings.get', {})).recentTemplates[0]).toEqual(ref);

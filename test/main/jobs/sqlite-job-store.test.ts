@@ -173,6 +173,26 @@ describe('openSqliteJobStore', () => {
     expect(store.summaries({ printer: spec.printer }).map((j) => j.id)).toEqual([1]);
     expect(store.summaries({ templateName: 'x' }).map((j) => j.id)).toEqual([2]);
     expect(store.summaries({ text: 'acme' }).map((j) => j.id)).toEqual([2]);
+    store.close();
+  });
+
+  it('text search finds what people typed (values, template, printer, user), not the embedded logo', () => {
+    // Issue #17: "zzz" matched 11 jobs through the base64 of a logo in the template snapshot.
+    const store = openSqliteJobStore(tempDir());
+    const logo = `data:image/png;base64,${'zzzAdaQx'.repeat(400)}`;
+    const withLogo = { ...spec, createdBy: 'clerk', template: { elements: [{ type: 'image', url: logo }] } };
+    const ada = store.createJob({ ...withLogo, rows: [{ ship_to_name: 'Ada Lovelace' }] }, () => ['^XA^XZ']);
+    store.createJob({ ...withLogo, rows: [{ ship_to_name: 'Grace Hopper' }] }, () => ['^XA^XZ']);
+    expect(store.summaries({ text: 'zzz' })).toEqual([]);
+    expect(store.summaries({ text: 'ada' }).map((j) => j.id)).toEqual([ada.id]);
+    expect(store.summaries({ text: 'shipping' })).toHaveLength(2);
+    expect(store.summaries({ text: "o'brien" })).toEqual([]);
+    store.close();
+  });
+
+  it('summaries carry the job, not its rows', () => {
+    const store = openSqliteJobStore(tempDir());
+    store.createJob(spec, () => ['^XA^XZ']);
     expect(store.summaries({ id: 1 })[0]).toMatchObject({
       id: 1,
       printer: spec.printer,

@@ -192,6 +192,7 @@ function JobDetail() {
                 />
               </th>
               <th scope="col">Label</th>
+              <th scope="col">On it</th>
               <th scope="col">State</th>
               <th scope="col" className="num">
                 Attempts
@@ -210,7 +211,18 @@ function JobDetail() {
                     onChange={() => jobs.getState().togglePick(label.number)}
                   />
                 </td>
-                <td className="num">{label.number}</td>
+                <td className="num">
+                  {label.number}
+                  {label.record !== null && <span className="muted small"> · record {label.record}</span>}
+                </td>
+                <td className="label-values">
+                  {label.values.slice(0, 4).map((v) => (
+                    <span key={v.label} className="label-value">
+                      <span className="muted small">{v.label}: </span>
+                      {v.value}
+                    </span>
+                  ))}
+                </td>
                 <td>
                   <LabelStateChip state={label.state} />
                   {label.possibleDuplicate && (
