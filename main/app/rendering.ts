@@ -8,8 +8,9 @@ import { checkValues } from '../../src/resolve/values';
 import { resolve, resolveOne } from '../../src/resolve/resolve';
 import { IpcError } from '../../src/ipc/errors';
 import { dirname } from 'node:path';
-import { layout } from '../../src/layout/layout';
+import { layout, type LayoutTarget } from '../../src/layout/layout';
 import { collectImageUrls } from '../../src/layout/images';
+import { prepareImages } from '../../src/engine/incomplete-markup';
 import {
   renderPdfLabels,
   renderPngLabels,
@@ -130,13 +131,28 @@ export function createRendering(deps: {
     return (await renderZplLabels(list, { dpi, ...settings }, ports)).labels;
   };
 
+  /**
+   * The incomplete-markup policy (README): an image that cannot be loaded is left out of the label and named in
+   * the warnings; the preview lists them, so the user sees what prints before printing or saving.
+   */
+  const laidOut = async (markup: Markup, ports: RenderPorts, target: LayoutTarget) => {
+    const prepared = await prepareImages([markup], ports, 'omit');
+    const [ready = markup] = prepared.markups;
+    const images = await prepared.ports.loadImages(collectImageUrls([ready]));
+    // `mark`: an element that cannot render (a barcode value its symbology refuses) is drawn as a marked box
+    // with a warning, so the preview keeps following the typing.
+    const scene = layout(ready, { fonts: ports.fonts, images, target, onInvalid: 'mark' });
+    scene.warnings.push(...prepared.warnings);
+    return scene;
+  };
+
+  /** Files: the same policy, the images loaded once. */
+  const ready = (list: readonly Markup[], ports: RenderPorts) => prepareImages(list, ports, 'omit');
+
   return {
     async preview(ref, values) {
       const { template, markup, ports } = await localMarkup(ref, values);
-      const images = await ports.loadImages(collectImageUrls([markup]));
-      // `mark`: an element that cannot render (a barcode value its symbology refuses) is drawn as a marked box
-      // with a warning, so the preview keeps following the typing.
-      const scene = layout(markup, { fonts: ports.fonts, images, target: { unit: 'px' }, onInvalid: 'mark' });
+      const scene = await laidOut(markup, ports, { unit: 'px' });
       const problems = checkValues(template, filled(values)).map((p) => ({
         field: p.path.replace(/^apiData\./, ''),
         message: p.message,
@@ -150,13 +166,7 @@ export function createRendering(deps: {
       // dpi, else the list's, else 203 said to be a guess.
       const known = printer ? ((await printers.profileDpi(printer)) ?? printer.dpi) : null;
       const dpi = known ?? FALLBACK_DPI;
-      const images = await ports.loadImages(collectImageUrls([markup]));
-      const scene = layout(markup, {
-        fonts: ports.fonts,
-        images,
-        target: { unit: 'dots', dpi },
-        onInvalid: 'mark',
-      });
+      const scene = await laidOut(markup, ports, { unit: 'dots', dpi });
       const bitmap = ports.toMonoBitmap(scene, ports.fonts);
       return {
         dataUrl: `data:image/png;base64,${bytesToBase64(monoToPng(bitmap, dpi))}`,
@@ -169,16 +179,18 @@ export function createRendering(deps: {
 
     entry: entryOf,
     markups,
-    async pdf({ template, ports }, list) {
+    async pdf({ template, ports: given }, received) {
+      const { markups: list, ports } = await ready(received, given);
       const [pdf] = await renderPdfLabels(list, ports, { merge: true, title: template.name });
       return pdf!;
     },
 
     async export(ref, values, copies, format, printer) {
       const entry = await entryOf(ref);
-      const { template, ports } = entry;
+      const { template } = entry;
       // One SVG or PNG is one label: ask for one (a hosted call counts every copy as a print).
-      const list = await markups(entry, ref, values, format === 'svg' || format === 'png' ? 1 : copies);
+      const received = await markups(entry, ref, values, format === 'svg' || format === 'png' ? 1 : copies);
+      const { markups: list, ports } = await ready(received, entry.ports);
       const base = fileBase(template);
       switch (format) {
         case 'pdf': {
