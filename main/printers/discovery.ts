@@ -10,6 +10,7 @@ import { parsePrintersFile, PrintersFileError } from '../../src/printers/printer
 import { formatPrinterUri } from '../../src/printers/uri';
 import { assertNever } from '../../src/layout/scene';
 import { CommandNotFound, runCommand } from './run-command';
+import { discoverWindowsQueues } from './windows-queues';
 import {
   describeUsbPrinter,
   isUsbPrinter,
@@ -56,6 +57,8 @@ export interface CupsQueueFound extends Found {
   raw: boolean;
   /** From `lpstat -p`. */
   state: 'idle' | 'printing' | 'disabled' | 'unknown';
+  /** Windows: the queue's driver (ZDesigner …, Generic / Text Only); deviceUri is then its port (USB001, IP_10.0.0.5). */
+  driver?: string;
 }
 
 export interface NetworkPrinterFound extends Found {
@@ -116,7 +119,8 @@ export async function discoverPrinters(options: DiscoveryOptions = {}): Promise<
   const found = await Promise.all([
     run('usb', () => discoverUsb(options.listUsbDevices ?? listSystemUsbDevices)),
     run('serial', () => discoverSerial(options.listSerialPorts ?? listSystemSerialPorts)),
-    run('cups', () => discoverCups(options.env)),
+    // On Windows the OS queues are the spooler's (main/printers/windows-queues.ts).
+    run('cups', () => (process.platform === 'win32' ? discoverWindowsQueues() : discoverCups(options.env))),
     run('network', () =>
       options.printersFile ? discoverNetwork(options.printersFile) : Promise.resolve([]),
     ),
