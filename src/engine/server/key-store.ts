@@ -10,6 +10,7 @@
  */
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { fileVersion, writeFileAtomic } from './atomic-file';
 import { failureWindow, isRefusal } from './auth-limits';
@@ -147,7 +148,10 @@ export interface VerifierOptions {
    * attacked key does not stop the other keys of a shared address (a NAT: the whole site).
    */
   failuresPerMinute?: number;
-  /** Scrypts at once (default 2 of libuv's 4 threads: file reads keep the others) and waiting (default 16). */
+  /**
+   * Scrypts at once (default: the cores but one, at most 2 — of libuv's 4 threads, so file reads keep the
+   * others) and waiting (default 16).
+   */
   scryptRunning?: number;
   scryptWaiting?: number;
   now?: () => number;
@@ -167,7 +171,11 @@ export function keyVerifier(file: string, options: VerifierOptions = {}): KeyVer
   const limit = options.failuresPerMinute ?? 60;
   const perKey = failureWindow({ limit, now });
   const perAddress = failureWindow({ limit: limit * ADDRESS_FACTOR, now });
-  const scrypts = workGate(options.scryptRunning ?? 2, options.scryptWaiting ?? 16);
+  // One core stays free for the event loop (each scrypt keeps a core busy for its ~50–100 ms).
+  const scrypts = workGate(
+    options.scryptRunning ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
+    options.scryptWaiting ?? 16,
+  );
   let version = '';
   let records = new Map<string, KeyRecord>();
   /** key → SHA-256 of (key, secret) verified against the record as it is in `records`. */

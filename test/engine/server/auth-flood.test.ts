@@ -1,7 +1,7 @@
 /**
  * Authentication under attack (issue #16, item 3), over real HTTP: wrong secrets are limited per key id and,
  * five times as loosely, per client address, each attempt reserved before scrypt; at most two scrypts run at
- * once; a secret verified once is remembered, so a valid request neither waits behind a flood nor is ever
+ * once (the cores but one); a secret verified once is remembered, so a valid request neither waits behind a flood nor is ever
  * throttled. Before: 60 wrong secrets from one address locked out every key of that address, and 150 sent at
  * once held a valid request for 12 s.
  */
@@ -29,7 +29,7 @@ describe('failed attempts per key id and per address', () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 60 } });
     const other = await createKey(join(h.dataDir, 'keys.json'));
     const wrong = headersOf(h.key, 'lds_guess');
-    // In rounds of 15 (under the 2 running + 16 waiting scrypts), so every one is checked and counted.
+    // In rounds of 15 (fewer than the 16 scrypts that may wait), so every one is checked and counted.
     for (let round = 0; round < 4; round++) {
       const answers = await Promise.all(
         Array.from({ length: 15 }, () => (h as Harness).post('fetch-markups', SHIPPING, wrong)),
@@ -122,7 +122,7 @@ describe('a flood of wrong secrets', () => {
     expect(finished.indexOf('valid')).toBeLessThan(finished.length - 1);
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
-    // Scrypt is rationed: 2 running, 16 waiting; the rest are told to come back.
+    // Scrypt is rationed: at most 2 running, 16 waiting; the rest are told to come back.
     const busy = answers.filter((a) => a.status === 429);
     expect(busy.length).toBeGreaterThan(0);
     expect(busy[0]?.json.message).toBe('the server is busy checking secrets; retry in 1 s');
