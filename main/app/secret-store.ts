@@ -25,7 +25,10 @@ export type SecretKeeping = 'stored' | 'session';
 
 export interface SecretStore {
   get(): Promise<string | null>;
-  /** Stores (or, with null, forgets) the secret; `stored` throws SecretNotProtectedError where the cipher cannot protect it. */
+  /**
+   * Stores (or, with null, forgets) the secret; `stored` throws SecretNotProtectedError where the cipher
+   * cannot protect it.
+   */
   set(secret: string | null, keeping?: SecretKeeping): Promise<void>;
   /** How the current secret is kept, or null when there is none. */
   kept(): Promise<SecretKeeping | null>;

@@ -132,7 +132,10 @@ export interface SettingsView {
   apiKey: string | null;
   /** Whether a secret is stored (the secret itself never leaves main). */
   hasSecret: boolean;
-  /** `stored`: at rest, protected by the OS keychain (web mode: a file only you can read); `session`: in memory until LabelDesk quits. */
+  /**
+   * `stored`: at rest, protected by the OS keychain (web mode: a file only you can read); `session`: in
+   * memory until LabelDesk quits.
+   */
   secretKept: 'stored' | 'session' | null;
   /** A sentence when this desktop cannot protect a stored secret (then it can only be kept for the session). */
   secretStorageProblem: string | null;

@@ -48,6 +48,9 @@ test('renders, previews and prints under the CSP with no violation', async ({ pa
     await page.getByRole('link', { name }).click();
   }
   await expect(page.getByRole('heading', { name: 'Hosted API' })).toBeVisible();
+  // Web mode has no folder dialog: no folder for file printers unless given at start, and it says how.
+  await expect(page.getByTestId('file-printer-folder')).toHaveText(/No folder chosen/);
+  await expect(page.getByText('--file-printer-folder DIR')).toBeVisible();
 
   // The stylesheet applied: the app is laid out by its CSS, not shown as bare markup.
   const rail = await page

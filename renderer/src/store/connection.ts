@@ -22,12 +22,16 @@ export interface ConnectionState {
   testing: boolean;
   testResult: { ok: boolean; message: string } | null;
   error: UserError | null;
+  /** Why choosing the folder for file printers failed (shown by that card, not the hosted API's). */
+  folderError: UserError | null;
 
   load(): Promise<void>;
   applyStatus(status: ConnectionStatus): void;
   save(patch: SettingsPatch): Promise<boolean>;
   /** Tests the connection; with `unsaved` (the form's changes) saves them first, so what is typed is tested. */
   test(unsaved?: SettingsPatch): Promise<void>;
+  /** Main shows its own folder dialog; the folder picked is the only one file printers may write into. */
+  chooseFilePrinterFolder(): Promise<void>;
 }
 
 /** The status bar's words for the connection. */
@@ -67,6 +71,7 @@ export function createConnectionStore(api: LabelDeskApi) {
     testing: false,
     testResult: null,
     error: null,
+    folderError: null,
 
     load: async () => {
       try {
@@ -93,6 +98,14 @@ export function createConnectionStore(api: LabelDeskApi) {
         return false;
       } finally {
         set({ saving: false });
+      }
+    },
+    chooseFilePrinterFolder: async () => {
+      set({ folderError: null });
+      try {
+        set({ settings: await api.invoke('settings.chooseFilePrinterFolder', {}) });
+      } catch (e) {
+        set({ folderError: toUserError(e) });
       }
     },
     test: async (unsaved) => {

@@ -1,6 +1,7 @@
 /**
  * The hosted API: base URL, key, secret (write-only: never pre-filled, "••• stored" when main has one),
- * hosted or local mode, "Test connection".
+ * hosted or local mode, "Test connection". Where this desktop cannot protect a stored secret (no keyring),
+ * main's sentence says so and the secret can be kept for this session only.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { BackendMode, SettingsPatch } from '../../../../src/ipc/contract';
@@ -21,6 +22,9 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
   const [apiKey, setApiKey] = useState('');
   const [secret, setSecret] = useState('');
   const [mode, setMode] = useState<BackendMode>('hosted');
+  // Offered only where main cannot protect a stored secret; there it is the choice that works.
+  const [sessionOnly, setSessionOnly] = useState(true);
+  const storageProblem = settings?.secretStorageProblem ?? null;
 
   useEffect(() => {
     if (!settings) return;
@@ -34,6 +38,7 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
     apiKey: apiKey.trim() || null,
     mode,
     ...(secret ? { apiSecret: secret } : {}),
+    ...(secret && storageProblem && sessionOnly ? { secretForSessionOnly: true } : {}),
   });
 
   /** The form differs from what is saved (a typed secret always counts: it is never shown back). */
@@ -98,16 +103,39 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
             <input
               type="password"
               autoComplete="new-password"
-              placeholder={settings?.hasSecret ? '••• stored' : 'Not set'}
+              placeholder={
+                settings?.secretKept === 'session'
+                  ? '••• kept for this session'
+                  : settings?.hasSecret
+                    ? '••• stored'
+                    : 'Not set'
+              }
               value={secret}
               onChange={(e) => setSecret(e.target.value)}
             />
             <span className="field-hint">
-              {settings?.hasSecret
-                ? 'A secret is stored, encrypted. Type a new one to replace it.'
-                : 'Stored encrypted on this computer; it is never shown again.'}
+              {settings?.secretKept === 'session'
+                ? 'Kept for this session only: LabelDesk forgets it when it quits. Type a new one to replace it.'
+                : settings?.hasSecret
+                  ? 'A secret is stored, encrypted. Type a new one to replace it.'
+                  : storageProblem
+                    ? 'It is never shown again.'
+                    : 'Stored encrypted on this computer; it is never shown again.'}
             </span>
           </label>
+          {storageProblem && (
+            <div className="field" data-testid="secret-storage-problem">
+              <p className="muted small">{storageProblem}</p>
+              <label className="radio">
+                <input
+                  type="checkbox"
+                  checked={sessionOnly}
+                  onChange={(e) => setSessionOnly(e.target.checked)}
+                />
+                <span>Keep the secret for this session only</span>
+              </label>
+            </div>
+          )}
           {settings?.hasSecret && (
             <div className="field field-end">
               <button
@@ -115,7 +143,7 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
                 className="btn btn-ghost btn-small btn-danger-text"
                 onClick={() => void connection.getState().save({ apiSecret: null })}
               >
-                Forget the stored secret
+                {settings.secretKept === 'session' ? 'Forget the secret' : 'Forget the stored secret'}
               </button>
             </div>
           )}

@@ -1,6 +1,7 @@
-/** Printers & Settings: printers (with status, discover, default) and the hosted API. */
+/** Printers & Settings: printers (status, discover, default), the file printers' folder, the hosted API. */
 import { useEffect } from 'react';
 import { useConnection, usePrinters, useStores, useUi } from '../../store/stores-context';
+import { FilePrinterFolderCard } from './file-printer-folder-card';
 import { HostedCard } from './hosted-card';
 import { PrintersCard } from './printers-card';
 
@@ -35,6 +36,7 @@ export function SettingsScreen() {
           </select>
         </label>
       </section>
+      <FilePrinterFolderCard />
       <HostedCard highlight={section === 'hosted'} />
       {info && (
         <p className="muted small about">
