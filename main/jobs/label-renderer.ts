@@ -9,6 +9,7 @@
  */
 import type { RenderPorts, ZplRenderOptions } from '../../src/engine/render';
 import { renderZplLabels } from '../../src/engine/render';
+import { prepareImages } from '../../src/engine/incomplete-markup';
 import { retagLabel, tagLabel, type Job } from '../../src/jobs/model';
 import { JobNotFound } from '../../src/jobs/store';
 import { counterValuesAt } from '../../src/resolve/counters';
@@ -28,8 +29,14 @@ export type RenderLabels = (
   ports: RenderPorts,
 ) => Promise<readonly string[]>;
 
-export const engineRenderLabels: RenderLabels = async (markups, options, ports) =>
-  (await renderZplLabels(markups, options, ports)).labels;
+/**
+ * The incomplete-markup policy (README): an image that cannot be loaded is left out, as the preview showed and
+ * listed before the job was submitted.
+ */
+export const engineRenderLabels: RenderLabels = async (markups, options, ports) => {
+  const prepared = await prepareImages(markups, ports, 'omit');
+  return (await renderZplLabels(prepared.markups, options, prepared.ports)).labels;
+};
 
 export interface LabelRendererOptions {
   renderLabels?: RenderLabels;

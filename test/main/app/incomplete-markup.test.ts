@@ -1,6 +1,6 @@
 /**
  * The incomplete-markup policy in the app (issue #19): a label whose image cannot be loaded is previewed and
- * saved without it, and the preview names what was left out (the warnings list under the preview), instead of
+ * saved and printed without it, and the preview names what was left out (the warnings list under the preview), instead of
  * the preview and the file failing. Through the IPC dispatch both shells use.
  */
 import { execFileSync } from 'node:child_process';
@@ -12,11 +12,14 @@ import { dispatch } from '../../../main/app/dispatch';
 import { plainCipher } from '../../../main/app/secret-store';
 import { createAppServices, type AppServices } from '../../../main/app/services';
 import type { ChannelName, RequestOf, ResponseOf } from '../../../src/ipc/contract';
+import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
+import { scanZplJob } from '../../support/barcode-label';
 import { SAMPLE_DATA, rawTemplate } from '../../support/templates';
 import { zbarValues } from '../../support/zbar';
 
 let dir: string;
 let services: AppServices;
+let zebra: ZebraEmulator;
 
 async function call<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
   const answer = await dispatch(services, channel, request);
@@ -29,13 +32,14 @@ const values = SAMPLE_DATA['shipping-4x6']!;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ld-app-incomplete-'));
+  zebra = await startZebraEmulator({ dpi: 203 });
   services = await createAppServices({
     dataDir: dir,
     shell: 'web',
     version: 'test',
     cipher: plainCipher,
     filePrinterFolder: dir,
-    printers: [],
+    printers: [{ id: 1, uri: zebra.uri, name: 'Dock Zebra' }],
   });
   const template = rawTemplate('shipping-4x6') as { elements: Record<string, unknown>[] };
   await call('templates.import', {
@@ -52,6 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await services?.close();
+  await zebra?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -81,5 +86,13 @@ describe('an image that cannot be loaded, in the app', () => {
     writeFileSync(file, Buffer.from(pdf.base64, 'base64'));
     execFileSync('pdftoppm', ['-r', '200', '-gray', '-singlefile', file, join(dir, 'saved')]);
     expect(zbarValues(join(dir, 'saved.pgm'))).toContain(TRACKING);
+  });
+
+  it('a print job prints the label without it, and the barcode scans', async () => {
+    const before = zebra.jobs.length;
+    const sent = await call('print.submit', { ref, values, copies: 1, printer: '1' });
+    expect(sent.message).toBe('Printing 1 label on Dock Zebra.');
+    await expect.poll(() => zebra.jobs.length - before, { timeout: 20_000 }).toBe(1);
+    expect(scanZplJob(zebra.jobs[before]!.zpl, dir, 'job')).toContain(TRACKING);
   });
 });
