@@ -47,7 +47,9 @@ export function summarize(entry: TemplateEntry, recent: readonly TemplateRef[] =
   const ref = { source: entry.origin, name: template.name };
   return {
     ref,
+    title: template.title ?? template.name,
     description: template.description ?? '',
+    purpose: template.purpose ?? 'labels',
     size: `${template.stage.width} × ${template.stage.height} ${template.stage.unit}`,
     fieldCount: template.fields.length,
     recent: recent.some((r) => sameRef(r, ref)),
@@ -115,7 +117,8 @@ export function appTemplates(dataDir: string): AppTemplates {
         const i = recent.findIndex((r) => sameRef(r, t.ref));
         return i < 0 ? Number.MAX_SAFE_INTEGER : i;
       };
-      templates.sort((a, b) => rank(a) - rank(b) || a.ref.name.localeCompare(b.ref.name));
+      const last = (t: TemplateSummary) => (t.purpose === 'test' ? 1 : 0);
+      templates.sort((a, b) => last(a) - last(b) || rank(a) - rank(b) || a.title.localeCompare(b.title));
       return { templates, broken };
     },
     async detail(ref) {

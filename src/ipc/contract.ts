@@ -172,7 +172,11 @@ export interface ConnectionTestResult {
 
 export interface TemplateSummary {
   ref: TemplateRef;
+  /** What people call it (the template's title, else its name). */
+  title: string;
   description: string;
+  /** `test`: for checking printers and outputs, listed last; `labels`: to print from. */
+  purpose: 'labels' | 'test';
   /** Stage size as the template states it, e.g. `4 × 6 in`. */
   size: string;
   fieldCount: number;

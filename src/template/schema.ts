@@ -133,7 +133,14 @@ const TemplateObject = z.strictObject({
     .regex(/^[^\s/\\][^/\\]*$/, {
       message: 'a template name has no slashes and does not start with a space',
     }),
+  /** What people call it in lists ("Shipping label 4×6"); the name when absent. */
+  title: z.string().trim().min(1).max(120).optional(),
   description: z.string().max(2000).optional(),
+  /**
+   * `test`: a template kept to check printers and outputs (every element kind, every symbology), listed last
+   * and apart from the ones people print; `labels` (default): a template to print from.
+   */
+  purpose: z.enum(['labels', 'test']).optional(),
   stage: StageSchema,
   fields: z.array(FieldSchema).max(500).default([]),
   elements: z.array(TemplateElementSchema).max(5000),

@@ -49,7 +49,9 @@ export const TEMPLATE: Template = {
 
 export const SUMMARY: TemplateSummary = {
   ref: { source: 'bundled', name: 'shipping-4x6' },
+  title: 'Shipping label 4×6',
   description: 'Shipping label',
+  purpose: 'labels',
   size: '4 × 6 in',
   fieldCount: 4,
   recent: false,

@@ -34,6 +34,7 @@ describe('catalog', () => {
   const t = (name: string, source: TemplateSummary['ref']['source'], recent = false): TemplateSummary => ({
     ...SUMMARY,
     ref: { source, name },
+    title: name,
     description: `${name} label`,
     recent,
   });
@@ -49,9 +50,17 @@ describe('catalog', () => {
     expect(names).toEqual(['mid', 'badge', 'alpha', 'zeta']);
   });
 
-  it('searches names, descriptions and sources', () => {
+  it('searches titles, names, descriptions and sources', () => {
     expect(visibleTemplates(list, 'ALP', []).map((x) => x.ref.name)).toEqual(['alpha']);
     expect(visibleTemplates(list, 'captured', []).map((x) => x.ref.name)).toEqual(['badge']);
+    const titled = { ...t('ship-4x6', 'bundled'), title: 'Shipping label' };
+    expect(visibleTemplates([...list, titled], 'shipping', []).map((x) => x.ref.name)).toEqual(['ship-4x6']);
+  });
+
+  it('lists test templates (galleries) last, even when recent', () => {
+    const gallery = { ...t('element-gallery', 'bundled', true), purpose: 'test' as const };
+    const names = visibleTemplates([gallery, ...list], '', [gallery.ref]).map((x) => x.ref.name);
+    expect(names.at(-1)).toBe('element-gallery');
   });
 
   it('import reloads the list and returns the summary; a refusal is kept as the error sentence', async () => {

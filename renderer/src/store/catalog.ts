@@ -33,7 +33,10 @@ export interface CatalogState {
 export const sameRef = (a: TemplateRef | null | undefined, b: TemplateRef | null | undefined): boolean =>
   !!a && !!b && a.source === b.source && a.name === b.name;
 
-/** Recent templates first (in `recent` order, newest first), then by name; filtered by a search text. */
+/**
+ * Templates to print from first — recent ones first (in `recent` order, newest first), then by title —, test
+ * templates last; filtered by a search text (title, name, description, source).
+ */
 export function visibleTemplates(
   templates: TemplateSummary[],
   query: string,
@@ -50,10 +53,16 @@ export function visibleTemplates(
       (t) =>
         !q ||
         t.ref.name.toLowerCase().includes(q) ||
+        t.title.toLowerCase().includes(q) ||
         t.description.toLowerCase().includes(q) ||
         t.ref.source.includes(q),
     )
-    .sort((a, b) => rank(a) - rank(b) || a.ref.name.localeCompare(b.ref.name));
+    .sort(
+      (a, b) =>
+        Number(a.purpose === 'test') - Number(b.purpose === 'test') ||
+        rank(a) - rank(b) ||
+        a.title.localeCompare(b.title),
+    );
 }
 
 export function createCatalogStore(api: LabelDeskApi) {

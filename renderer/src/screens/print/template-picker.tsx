@@ -87,7 +87,7 @@ export function TemplatePicker() {
               id={id}
               role="option"
               aria-selected={isSelected}
-              aria-labelledby={`${id}-name`}
+              aria-labelledby={`${id}-title ${id}-name`}
               aria-describedby={`${id}-desc`}
               tabIndex={i === focusIndex ? 0 : -1}
               className="picker-item"
@@ -95,10 +95,14 @@ export function TemplatePicker() {
               onKeyDown={(e) => onListKey(e, i)}
             >
               <div className="picker-item-top">
-                <span className="picker-name" id={`${id}-name`}>
-                  {t.ref.name}
+                <span className="picker-name" id={`${id}-title`}>
+                  {t.title}
                 </span>
+                {t.purpose === 'test' && <Pill tone="neutral">test</Pill>}
                 <Pill tone={SOURCE_TONE[t.ref.source]}>{t.ref.source}</Pill>
+              </div>
+              <div className="picker-slug mono small" id={`${id}-name`}>
+                {t.ref.name}
               </div>
               <div className="picker-desc" id={`${id}-desc`}>
                 {t.recent && <span className="recent-tag">Recent · </span>}
