@@ -3,7 +3,7 @@
  * guards that keep other pages and processes out.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -183,6 +183,22 @@ describe('web mode', () => {
     expect(otherSite.status).toBe(403);
     expect(await rawRequest('/ipc/app.info', 'evil.example')).toBe(421);
     expect(await rawRequest('/ipc/app.info', `localhost:${new URL(server.origin).port}`)).toBe(200);
+  });
+
+  it('lets no token holder point a printer at a file outside the chosen folder, or choose the folder', async () => {
+    // No folder chosen in this run: no file printer at all, and a payload cannot choose one.
+    const target = join(dir, 'outside.txt');
+    const saved = await call('printers.save', { name: 'Overwrite', uri: `file://${target}` });
+    expect(saved.json).toMatchObject({
+      ok: false,
+      error: { code: 'invalid', field: 'uri', action: 'settings' },
+    });
+    const folder = await call('settings.update', { filePrinterFolder: dir });
+    expect(folder.status).toBe(400);
+    const dialog = await call('settings.chooseFilePrinterFolder', {});
+    expect(dialog.json).toMatchObject({ ok: false, error: { field: 'filePrinterFolder' } });
+    expect((await call('printers.list', {})).json.result).toEqual([]);
+    expect(await readFile(target, 'utf8')).toBe('not served');
   });
 
   it('parses every payload: a bad one names the channel, the field and the problem', async () => {
