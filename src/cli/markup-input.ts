@@ -167,14 +167,15 @@ export function incompleteMarkupWarnings(list: readonly unknown[], isArray: bool
 
 /**
  * `--markup` on a command that also takes a template: the options that make no sense together are usage
- * errors naming the option.
+ * errors naming the option and why.
  */
-export function checkMarkupExclusive(values: Record<string, unknown>, options: readonly string[]): void {
+export function checkMarkupExclusive(
+  values: Record<string, unknown>,
+  options: readonly string[],
+  why = "the markup already holds every copy's values",
+): void {
   for (const option of options) {
-    if (values[option] !== undefined) {
-      throw new UsageError(
-        `--${option} cannot be used with --markup: the markup already holds every copy's values`,
-      );
-    }
+    if (values[option] !== undefined)
+      throw new UsageError(`--${option} cannot be used with --markup: ${why}`);
   }
 }

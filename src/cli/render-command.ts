@@ -63,13 +63,8 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
   if (!FORMATS.includes(format))
     throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got "${format}"`);
   if (values.markup !== undefined) {
-    checkMarkupExclusive(values, [
-      'template',
-      'templates',
-      'data',
-      'amount',
-      ...Object.keys(hostedApiOptions),
-    ]);
+    checkMarkupExclusive(values, ['template', 'templates', 'data', 'amount']);
+    checkMarkupExclusive(values, Object.keys(hostedApiOptions), 'markup is always rendered locally');
   }
   const hosted = values.markup === undefined ? await hostedSetup(values, io) : undefined;
   if (hosted) {
