@@ -5,8 +5,8 @@ import react from '@vitejs/plugin-react';
 const root = import.meta.dirname;
 
 /**
- * The renderer's build: root `renderer/`, output `dist/renderer`, relative base so the Electron shell can load
- * it from file:// and web mode can serve it from any path.
+ * The renderer's build: root `renderer/`, output `dist/renderer`, relative base so the Electron shell can serve
+ * it from app://labeldesk/ (main/electron/app-protocol.ts) and web mode from any path.
  */
 export default defineConfig({
   root,
