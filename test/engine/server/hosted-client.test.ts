@@ -209,3 +209,30 @@ describe('incomplete markup on serve: an image that cannot be loaded', () => {
     expect(a.headers.get('x-labeldesk-warnings')).toBeNull();
   });
 });
+
+describe('from a browser page on another origin', () => {
+  test('the preflight of download-svg allows GET with the key headers; answers expose X-LabelDesk-Warnings', async () => {
+    const origin = 'http://intranet.example';
+    const cors = await startHarness({ corsOrigins: [origin] });
+    try {
+      const preflight = await fetch(`${cors.url}/custom-labels/download-svg?path=svg%2Fx.svg`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: origin,
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'x-api-key,x-api-secret',
+        },
+      });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-methods')).toContain('GET');
+      const a = await fetch(`${cors.url}/custom-labels/download-svg?path=svg%2Fx.svg`, {
+        headers: { Origin: origin, 'X-API-KEY': cors.key, 'X-API-SECRET': cors.secret },
+      });
+      expect(a.status).toBe(404);
+      expect(a.headers.get('access-control-allow-origin')).toBe(origin);
+      expect(a.headers.get('access-control-expose-headers')).toContain('X-LabelDesk-Warnings');
+    } finally {
+      await cors.close();
+    }
+  });
+});
