@@ -19,6 +19,8 @@ import { jsonFile } from './json-file';
 import { SecretNotProtectedError, type SecretStore } from './secret-store';
 
 const RECENT_MAX = 8;
+/** A print of more copies than this asks first (a typo of 500 for 50 costs a roll). */
+const DEFAULT_CONFIRM_COPIES_ABOVE = 50;
 
 export const StoredSettingsSchema = z.object({
   version: z.literal(1),
@@ -26,6 +28,9 @@ export const StoredSettingsSchema = z.object({
   apiKey: z.string().nullable().default(null),
   mode: z.enum(BACKEND_MODES).default('local'),
   defaultPrinter: z.string().nullable().default(null),
+  lastPrinter: z.string().nullable().default(null),
+  confirmCopiesAbove: z.number().int().min(0).max(1000).default(DEFAULT_CONFIRM_COPIES_ABOVE),
+  keepCopiesAfterPrint: z.boolean().default(false),
   recentTemplates: z.array(TemplateRefSchema).max(RECENT_MAX).default([]),
   /** Absolute and real (symlinks resolved) when it was chosen. */
   filePrinterFolder: z.string().nullable().default(null),
@@ -38,6 +43,9 @@ const EMPTY: StoredSettings = {
   apiKey: null,
   mode: 'local',
   defaultPrinter: null,
+  lastPrinter: null,
+  confirmCopiesAbove: DEFAULT_CONFIRM_COPIES_ABOVE,
+  keepCopiesAfterPrint: false,
   recentTemplates: [],
   filePrinterFolder: null,
 };
@@ -67,6 +75,9 @@ export function appSettings(dataDir: string, secret: SecretStore): AppSettings {
       filePrinterFolder: s.filePrinterFolder,
       mode: s.mode,
       defaultPrinter: s.defaultPrinter,
+      lastPrinter: s.lastPrinter,
+      confirmCopiesAbove: s.confirmCopiesAbove,
+      keepCopiesAfterPrint: s.keepCopiesAfterPrint,
       recentTemplates: s.recentTemplates,
     };
   };

@@ -74,6 +74,12 @@ export const SettingsPatchSchema = z.strictObject({
   secretForSessionOnly: z.boolean().optional(),
   mode: z.enum(BACKEND_MODES).optional(),
   defaultPrinter: printerId.nullable().optional(),
+  /** The printer last chosen on the Print screen (chosen again after a reload). */
+  lastPrinter: printerId.nullable().optional(),
+  /** Prints of more copies than this ask first (0: never ask). */
+  confirmCopiesAbove: z.number().int().min(0).max(1000).optional(),
+  /** Keep the copies typed after a print (off: back to 1, as after choosing another template). */
+  keepCopiesAfterPrint: z.boolean().optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -146,6 +152,9 @@ export interface SettingsView {
   filePrinterFolder: string | null;
   mode: BackendMode;
   defaultPrinter: string | null;
+  lastPrinter: string | null;
+  confirmCopiesAbove: number;
+  keepCopiesAfterPrint: boolean;
   /** Most recently printed templates, newest first. */
   recentTemplates: TemplateRef[];
 }

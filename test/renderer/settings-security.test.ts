@@ -24,6 +24,9 @@ const view = (over: Partial<SettingsView>): SettingsView => ({
   filePrinterFolder: null,
   mode: 'local',
   defaultPrinter: null,
+  lastPrinter: null,
+  confirmCopiesAbove: 50,
+  keepCopiesAfterPrint: false,
   recentTemplates: [],
   ...over,
 });
