@@ -15,6 +15,8 @@ import { createSerialTransport } from './serial';
 import { createTcpTransport } from './tcp';
 import { createUsbTransport, type UsbTransportOptions } from './usb';
 import { createUsbLpTransport, findUsbLpDevice } from './usb-lp';
+import { statusUriOfQueue } from './windows-queues';
+import { createWinspoolTransport, type WinspoolTransportOptions } from './winspool';
 
 export interface TransportOptions {
   usb?: UsbTransportOptions & {
@@ -23,7 +25,10 @@ export interface TransportOptions {
     /** sysfs and /dev roots for the fallback's lookup (tests). */
     roots?: { sys?: string; dev?: string };
   };
-  cups?: CupsTransportOptions;
+  /** OS queues: CUPS's lp on Linux and macOS; on Windows the spooler (winspool.ts), which takes contentType and title. */
+  cups?: CupsTransportOptions & WinspoolTransportOptions;
+  /** The platform to choose for (default: process.platform). */
+  platform?: NodeJS.Platform;
 }
 
 /** A transport for `uri` (a URI string or parsed), not yet open. Throws PrinterUriError for a bad URI. */
@@ -37,7 +42,9 @@ export function createTransport(uri: string | PrinterUri, options: TransportOpti
     case 'serial':
       return createSerialTransport(parsed);
     case 'cups':
-      return createCupsTransport(parsed, options.cups);
+      return (options.platform ?? process.platform) === 'win32'
+        ? createWinspoolTransport(parsed, options.cups)
+        : createCupsTransport(parsed, options.cups);
     case 'file':
       return createFileTransport(parsed);
     default:
@@ -53,6 +60,24 @@ export async function openTransport(
   const transport = createTransport(uri, options);
   await transport.open({ timeoutMs: options.timeoutMs });
   return transport;
+}
+
+/**
+ * A transport to ask the printer behind `uri` for status and dpi, not yet open: the printer's own transport,
+ * except for a Windows queue on a Standard TCP/IP port, whose printer is asked directly at its host on port 9100
+ * (the spooler passes no answers back). Any other OS queue gives its own transport, which says it has no status.
+ */
+export async function createStatusTransport(
+  uri: string | PrinterUri,
+  options: TransportOptions = {},
+): Promise<PrinterTransport> {
+  const parsed = typeof uri === 'string' ? parsePrinterUri(uri) : uri;
+  if (parsed.scheme === 'cups' && (options.platform ?? process.platform) === 'win32') {
+    // A queue that cannot be looked up is asked through the spooler, which then says it has no status.
+    const direct = await statusUriOfQueue(parsed.queue).catch(() => undefined);
+    if (direct) return createTransport(direct, options);
+  }
+  return createTransport(parsed, options);
 }
 
 /**
