@@ -18,6 +18,7 @@
  * - RST, FIN, stalled and slow readers are TCP ideas: on serial a "reset" pulls the cable (the line goes dead
  *   for 300 ms); USB cannot push back (no stop-reading or slow-reader there).
  */
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,7 @@ import { createUsbTransport } from '../../main/printers/usb';
 import type { AppEvent, ChannelName, RequestOf, ResponseOf } from '../../src/ipc/contract';
 import { parsePrinterUri, type UsbUri } from '../../src/printers/uri';
 import { readLabelTag } from '../../src/jobs/model';
+import { createKey } from '../../src/engine/server/key-store';
 import { startZebraEmulator } from '../emulator/zebra-emulator';
 import {
   FAULTS_BY_LINK,
@@ -145,7 +147,8 @@ describe('labeldesk print (child process) through faults', () => {
   ): Promise<{ exit: Exit; printer: ChaosPrinter }> {
     const target = await chaosTarget(link, faults, seed);
     try {
-      const exit = await runCli(printArgs(target.uri, freshDir('print'), '--retries', '4', ...extra)).exit;
+      const exit = await runCli(printArgs(target.uri, freshDir('print'), '--retries', '4', ...extra), 25_000)
+        .exit;
       const printer = target.printer;
       const summary = row('labeldesk print', link);
       summary.runs++;
@@ -153,7 +156,6 @@ describe('labeldesk print (child process) through faults', () => {
       const crash = crashOf(exit);
       if (crash) summary.crashes++;
       const context = `seed ${seed}, faults ${JSON.stringify(printer.injected)}:\n${exit.stderr}`;
-      expect(crash, context).toBeUndefined();
       // Copies are identical (one template, one data row): count whole formats that arrived.
       const arrived = printer.jobs.length;
       const warned = numbersIn(
@@ -163,6 +165,7 @@ describe('labeldesk print (child process) through faults', () => {
       summary.received += Math.min(arrived, AMOUNT);
       summary.duplicates += Math.max(0, arrived - AMOUNT);
       summary.reported += warned.length;
+      expect(crash, context).toBeUndefined();
       if (exit.code === 0) {
         expect(exit.stderr, `seed ${seed}`).toMatch(new RegExp(`^sent ${AMOUNT} labels `, 'm'));
         expect(arrived, `seed ${seed}: "sent" but the printer has ${arrived} labels`).toBeGreaterThanOrEqual(
@@ -190,7 +193,7 @@ describe('labeldesk print (child process) through faults', () => {
     }
   }
 
-  it.each([1, 2, 3, 4, 5, 6])(
+  it.each([1, 2, 3, 4, 5])(
     'TCP, seed %i: 2 random faults',
     async (seed) => {
       const rnd = seededRandom(seed);
@@ -353,12 +356,12 @@ describe('labeldesk batch + SIGKILL + labeldesk jobs resume (child processes) th
     }
   }
 
-  it.each([31, 32, 33])(
+  it.each([31, 32])(
     'TCP, seed %i: 3 random faults and one SIGKILL',
     (seed) => batchThrough('tcp', seed),
     120_000,
   );
-  it.each([41, 42])(
+  it.each([41])(
     'serial, seed %i: 3 random faults and one SIGKILL',
     (seed) => batchThrough('serial', seed),
     120_000,
@@ -583,4 +586,164 @@ describe('the job service through faults: the app in web mode (main/app/jobs.ts)
       await target.close();
     }
   }, 60_000);
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+
+describe('labeldesk serve print-relay (route 03, child process) through faults, concurrent requests', () => {
+  interface Serve {
+    url: string;
+    headers: Record<string, string>;
+    exit: Promise<Exit>;
+    child: ChildProcess;
+  }
+
+  async function startServe(printers: { id: number; uri: string; name: string }[]): Promise<Serve> {
+    const dir = freshDir('serve');
+    const { key, secret } = await createKey(join(dir, 'keys.json'));
+    const file = join(dir, 'printers.json');
+    writeFileSync(file, JSON.stringify(printers));
+    const { child, exit } = runCli(
+      ['serve', '--port', '0', '--data-dir', dir, '--printers', file, '--rate-limit', '100000'],
+      150_000,
+    );
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout?.on('data', (b: Buffer) => {
+        out += b.toString();
+        const m = /listening on (\S+)/.exec(out);
+        if (m?.[1]) resolve(m[1]);
+      });
+      void exit.then((e) => reject(new Error(`serve ended: ${e.stderr}`)));
+    });
+    return {
+      url,
+      headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-api-secret': secret },
+      exit,
+      child,
+    };
+  }
+
+  const body = (n: number, printerId: number) => ({
+    label_name: 'product-2x1',
+    amount: 1,
+    apiData: { ...SAMPLE_DATA['product-2x1'], product_name: `Parcel ${n}`, sku: `SKU-${n}` },
+    printer_id: printerId,
+  });
+
+  async function post(
+    serve: Serve,
+    payload: unknown,
+  ): Promise<{ status: number; json: { message?: string } }> {
+    const response = await fetch(`${serve.url}/custom-labels/print-relay`, {
+      method: 'POST',
+      headers: serve.headers,
+      body: JSON.stringify(payload),
+    });
+    const text = await response.text();
+    let json: { message?: string } = {};
+    try {
+      json = JSON.parse(text) as { message?: string };
+    } catch {
+      // not JSON: checked below through the status
+    }
+    return { status: response.status, json };
+  }
+
+  it.each([
+    ['tcp', 81, 24, 6],
+    ['serial', 82, 6, 1],
+  ] as const)(
+    '%s, seed %i: %i requests, %i at a time; 2xx only for a label delivered in full, 500 only for one that was not',
+    async (link, seed, requests, concurrency) => {
+      const reference = await startZebraEmulator({ dpi: 203, port: 0 });
+      const rnd = seededRandom(seed);
+      const labelBytes = 1100;
+      const target = await chaosTarget(
+        link,
+        randomFaults(seed, {
+          count: 4,
+          kinds: link === 'tcp' ? RECOVERING : SERIAL,
+          firstByte: rnd(labelBytes, 4 * labelBytes),
+          spacing: [3 * labelBytes, 5 * labelBytes],
+          maxMs: 800,
+        }),
+        seed,
+      );
+      const serve = await startServe([
+        { id: 1, uri: reference.uri, name: 'Reference' },
+        { id: 2, uri: target.uri, name: 'Dock chaos' },
+      ]);
+      const summary = row('serve print-relay (03)', link);
+      try {
+        // What each request's label looks like as ZPL, from a printer without faults.
+        const expected: string[] = [];
+        for (let n = 1; n <= requests; n++) {
+          const a = await post(serve, body(n, 1));
+          expect(a.status, JSON.stringify(a.json)).toBe(200);
+          expected.push(reference.jobs.at(-1)?.zpl ?? '');
+        }
+        expect(new Set(expected).size).toBe(requests);
+        const arrivals = (n: number): number =>
+          target.printer.jobs.filter((j) => j.zpl === expected[n - 1]).length;
+
+        const problems: string[] = [];
+        const one = async (n: number): Promise<void> => {
+          // The spec's client: on 500, retry once.
+          for (let attempt = 1; attempt <= 2; attempt++) {
+            const a = await post(serve, body(n, 2));
+            const got = arrivals(n);
+            if (a.status >= 200 && a.status < 300) {
+              if (got === 0) problems.push(`request ${n}: ${a.status} but the label did not arrive`);
+              return;
+            }
+            if (a.status !== 500) problems.push(`request ${n}: answered ${a.status}`);
+            if (attempt === 1 && got > 0)
+              problems.push(`request ${n}: 500 (${a.json.message}) although the label had arrived (${got}×)`);
+            if (!/printer 2 \("Dock chaos"/.test(a.json.message ?? ''))
+              problems.push(`request ${n}: the message does not name the printer: ${a.json.message}`);
+          }
+        };
+        for (let first = 1; first <= requests; first += concurrency) {
+          const wave = Array.from(
+            { length: Math.min(concurrency, requests - first + 1) },
+            (_, i) => first + i,
+          );
+          await Promise.all(wave.map(one));
+        }
+
+        expect(serve.child.exitCode, 'serve is still running').toBeNull();
+        serve.child.kill('SIGTERM');
+        // SIGTERM stops it within a few seconds, or it hangs.
+        const stopped = await Promise.race([
+          serve.exit.then(() => true),
+          new Promise<boolean>((r) => setTimeout(() => r(false), 10_000)),
+        ]);
+        if (!stopped) serve.child.kill('SIGKILL');
+        const exit = await serve.exit;
+        const crash = stopped ? crashOf(exit) : 'serve did not stop on SIGTERM';
+        summary.runs += requests;
+        countFaults(summary, target.printer.injected);
+        const received = expected.filter((_, i) => arrivals(i + 1) > 0).length;
+        const extra = expected.reduce((sum, _, i) => sum + Math.max(0, arrivals(i + 1) - 1), 0);
+        const reported = (exit.stderr.match(/may have printed twice/g) ?? []).length;
+        summary.sent += requests;
+        summary.received += received;
+        summary.duplicates += extra;
+        summary.reported += reported;
+        if (crash) summary.crashes++;
+        const context = `seed ${seed}, faults ${JSON.stringify(target.printer.injected)}:\n${exit.stderr}`;
+        expect(crash, context).toBeUndefined();
+        expect(exit.code, context).toBe(0);
+        expect(problems, context).toEqual([]);
+        expect(extra, context).toBeLessThanOrEqual(target.printer.injected.length);
+        expect(extra, `duplicates not logged; ${context}`).toBeLessThanOrEqual(reported);
+      } finally {
+        if (serve.child.exitCode === null) serve.child.kill('SIGKILL');
+        await reference.close();
+        await target.close();
+      }
+    },
+    90_000,
+  );
 });
