@@ -43,6 +43,7 @@ Limits (each refusal names the field and the limit; README "Limits of labeldesk 
   --max-response-mb N     largest answer (default ${DEFAULT_LIMITS.responseBytes / MIB})
   --renders N             renders at once (default ${DEFAULT_LIMITS.renders}: the cores, up to 4)
   --renders-waiting N     renders queued before answering 429 (default ${DEFAULT_LIMITS.rendersWaiting})
+  --renders-per-key N     renders one key may have running and waiting (default ${DEFAULT_LIMITS.rendersPerKey})
   --max-image-mb N        largest image downloaded (default ${DEFAULT_LIMITS.imageBytes / MIB})
   --image-timeout N       seconds for an image download, redirects included (default ${DEFAULT_LIMITS.imageTimeoutMs / 1000})
   --image-cache-mb N      memory for fetched images (default ${DEFAULT_LIMITS.imageCacheBytes / MIB})
@@ -98,6 +99,7 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
     'max-response-mb': { type: 'string' },
     renders: { type: 'string' },
     'renders-waiting': { type: 'string' },
+    'renders-per-key': { type: 'string' },
     'max-image-mb': { type: 'string' },
     'image-timeout': { type: 'string' },
     'image-cache-mb': { type: 'string' },
@@ -128,6 +130,7 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
   limit('max-response-mb', 'responseBytes', 1, MIB);
   limit('renders', 'renders', 1);
   limit('renders-waiting', 'rendersWaiting', 0);
+  limit('renders-per-key', 'rendersPerKey', 1);
   limit('max-image-mb', 'imageBytes', 1, MIB);
   limit('image-timeout', 'imageTimeoutMs', 1, 1000);
   limit('image-cache-mb', 'imageCacheBytes', 0, MIB);

@@ -24,6 +24,8 @@ export interface ServerLimits {
   renders: number;
   /** Renders waiting; past this a request is answered 429 with Retry-After at once. */
   rendersWaiting: number;
+  /** Renders one API key may have running and waiting together (a flood from one key leaves room for others). */
+  rendersPerKey: number;
   /** Largest image downloaded, bytes. */
   imageBytes: number;
   /** Whole download of an image (redirects and body), ms. */
@@ -40,7 +42,8 @@ export const DEFAULT_LIMITS: ServerLimits = {
   outputDots: 1_200_000_000,
   responseBytes: 64 * 1024 * 1024,
   renders: Math.max(1, Math.min(4, availableParallelism())),
-  rendersWaiting: 32,
+  rendersWaiting: 64,
+  rendersPerKey: 32,
   imageBytes: 10 * 1024 * 1024,
   imageTimeoutMs: 10_000,
   imageCacheBytes: 32 * 1024 * 1024,
@@ -117,11 +120,13 @@ export function checkResponseBytes(body: unknown, copies: number, limit: number)
   );
 }
 
-/** The 429 for a full render queue. */
-export function serverBusy(waiting: number): ApiError {
+/** The 429 for a full render queue, or for a key holding its share of it. */
+export function serverBusy(why: 'full' | 'owner', limits: ServerLimits): ApiError {
   return new ApiError(
     429,
-    `the server is busy: ${waiting} renders are already waiting; retry in 1 s`,
+    why === 'full'
+      ? `the server is busy: ${limits.rendersWaiting} renders are already waiting; retry in 1 s`
+      : `this API key already has ${limits.rendersPerKey} ${limits.rendersPerKey === 1 ? 'render' : 'renders'} running or waiting; retry in 1 s`,
     undefined,
     { headers: { 'Retry-After': '1' } },
   );

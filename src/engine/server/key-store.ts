@@ -172,9 +172,12 @@ export function keyVerifier(file: string, options: VerifierOptions = {}): KeyVer
   const perKey = failureWindow({ limit, now });
   const perAddress = failureWindow({ limit: limit * ADDRESS_FACTOR, now });
   // One core stays free for the event loop (each scrypt keeps a core busy for its ~50–100 ms).
+  const scryptWaiting = options.scryptWaiting ?? 16;
+  // One address holds at most half the places, so a flood from one leaves room for the others.
   const scrypts = workGate(
     options.scryptRunning ?? Math.max(1, Math.min(2, availableParallelism() - 1)),
-    options.scryptWaiting ?? 16,
+    scryptWaiting,
+    Math.max(1, Math.ceil(scryptWaiting / 2)),
   );
   let version = '';
   let records = new Map<string, KeyRecord>();
@@ -233,8 +236,8 @@ export function keyVerifier(file: string, options: VerifierOptions = {}): KeyVer
         byAddress.release();
         return { outcome: 'throttled', by: 'key', ...byKey };
       }
-      const running = scrypts.run(() => scryptCheck(key, secret, pair));
-      if (!running) {
+      const running = scrypts.run(() => scryptCheck(key, secret, pair), address);
+      if (typeof running === 'string') {
         byAddress.release();
         byKey.release();
         return { outcome: 'throttled', by: 'busy', retryAfterSeconds: 1 };

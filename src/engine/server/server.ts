@@ -162,7 +162,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     failuresPerMinute: limits.authFailuresPerMinute ?? perMinute,
     now: () => now().getTime(),
   });
-  const renders = workGate(limits.renders, limits.rendersWaiting);
+  const renders = workGate(limits.renders, limits.rendersWaiting, limits.rendersPerKey);
   const usage: UsageLedger = await openUsageLedger(files.usage, (e) =>
     log('error', { error: (e as Error).name }, 'cannot write usage.json'),
   );
@@ -269,8 +269,8 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
               },
             );
           // Renders wait for a place (budgets.ts); a full queue is a 429 before any work.
-          const pending = rendering ? renders.run(run) : run();
-          if (!pending) throw serverBusy(limits.rendersWaiting);
+          const pending = rendering ? renders.run(run, key) : run();
+          if (typeof pending === 'string') throw serverBusy(pending, limits);
           const result = await pending;
           checkResponseBytes(result.body, result.copies, limits.responseBytes);
           reservation?.commit(name);

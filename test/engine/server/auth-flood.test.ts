@@ -5,6 +5,7 @@
  * throttled. Before: 60 wrong secrets from one address locked out every key of that address, and 150 sent at
  * once held a valid request for 12 s.
  */
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createKey, regenerateKey } from '../../../src/engine/server/key-store';
@@ -29,12 +30,12 @@ describe('failed attempts per key id and per address', () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 60 } });
     const other = await createKey(join(h.dataDir, 'keys.json'));
     const wrong = headersOf(h.key, 'lds_guess');
-    // In rounds of 15 (fewer than the 16 scrypts that may wait), so every one is checked and counted.
-    for (let round = 0; round < 4; round++) {
+    // In rounds of 6 (fewer than the 8 scrypt places one address may hold), so every one is checked and counted.
+    for (let round = 0; round < 10; round++) {
       const answers = await Promise.all(
-        Array.from({ length: 15 }, () => (h as Harness).post('fetch-markups', SHIPPING, wrong)),
+        Array.from({ length: 6 }, () => (h as Harness).post('fetch-markups', SHIPPING, wrong)),
       );
-      expect(answers.map((a) => a.status)).toEqual(Array(15).fill(401));
+      expect(answers.map((a) => a.status)).toEqual(Array(6).fill(401));
     }
     const blocked = await h.post('fetch-markups', SHIPPING, wrong);
     expect(blocked.status).toBe(429);
@@ -122,10 +123,40 @@ describe('a flood of wrong secrets', () => {
     expect(finished.indexOf('valid')).toBeLessThan(finished.length - 1);
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
-    // Scrypt is rationed: at most 2 running, 16 waiting; the rest are told to come back.
+    // Scrypt is rationed: at most 2 running, 16 waiting, half of them for one address; the rest come back later.
     const busy = answers.filter((a) => a.status === 429);
     expect(busy.length).toBeGreaterThan(0);
     expect(busy[0]?.json.message).toBe('the server is busy checking secrets; retry in 1 s');
     expect(busy[0]?.headers.get('retry-after')).toBe('1');
+  });
+
+  test('a flood from one address leaves scrypt places for a new secret from another address', async () => {
+    h = await startHarness({ limits: { authFailuresPerMinute: 1_000 } });
+    const harness = h;
+    const fresh = await createKey(join(harness.dataDir, 'keys.json'));
+    const wrong = headersOf(harness.key, 'lds_guess');
+    const flood = Array.from({ length: 150 }, () => harness.post('fetch-markups', SHIPPING, wrong));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The same server, reached from 127.0.0.2: another client address.
+    const status = await new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify(SHIPPING);
+      const req = request(
+        `${harness.url}/custom-labels/fetch-markups`,
+        {
+          method: 'POST',
+          localAddress: '127.0.0.2',
+          headers: { ...headersOf(fresh.key, fresh.secret), 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(status).toBe(200);
+    const answers = await Promise.all(flood);
+    expect(answers.filter((a) => a.status === 429).length).toBeGreaterThan(100);
   });
 });

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../../src/engine/server/budgets';
+import { createKey } from '../../../src/engine/server/key-store';
 import { bundled, startHarness, writeTemplate, type Harness } from './harness';
 import { dataUrlOf, listen, peakResidentBytes, whitePng, type Listener } from './hostile';
 
@@ -247,6 +248,48 @@ describe('renders at once', () => {
       release();
       expect((await first).status).toBe(200);
       expect((await busy.post('render-pdf', body)).status).toBe(200);
+    } finally {
+      release();
+      await busy.close();
+      await slow.close();
+    }
+  });
+
+  test('one key holds at most its share of the queue; another key still gets a place', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const png = await whitePng(40, 40);
+    const slow = await listen((_req, res) => {
+      void held.then(() => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+    });
+    const busy = await startHarness({
+      imageHosts: ['127.0.0.1'],
+      limits: { renders: 1, rendersWaiting: 4, rendersPerKey: 1 },
+    });
+    try {
+      logoTemplate(busy.templatesDir, 'logo-2x1', { width: 2, height: 1, unit: 'in', background: '#ffffff' });
+      const other = await createKey(join(busy.dataDir, 'keys.json'));
+      const otherHeaders = {
+        'content-type': 'application/json',
+        'x-api-key': other.key,
+        'x-api-secret': other.secret,
+      };
+      const body = {
+        label_name: 'logo-2x1',
+        amount: 1,
+        apiData: { logo: `${slow.url}/logo.png` },
+        strict: true,
+      };
+      const first = busy.post('render-zpl', body);
+      while (slow.hits.length === 0) await new Promise((r) => setTimeout(r, 10));
+      const again = await busy.post('render-zpl', body);
+      expect(again.status).toBe(429);
+      expect(again.headers.get('retry-after')).toBe('1');
+      expect(again.json.message).toBe('this API key already has 1 render running or waiting; retry in 1 s');
+      const queued = busy.post('render-zpl', body, otherHeaders);
+      release();
+      expect((await first).status).toBe(200);
+      expect((await queued).status).toBe(200);
     } finally {
       release();
       await busy.close();
