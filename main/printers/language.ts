@@ -1,11 +1,11 @@
 /**
- * What a printer is sent: ZPL for Zebra-type printers (TCP 9100, USB, serial, raw OS queues, .zpl files),
- * PDF for OS queues whose driver renders documents (office printers) and for .pdf files. One decision for
- * `labeldesk print` and the app.
+ * What a printer is sent: ZPL for Zebra-type printers (TCP 9100, USB, serial, raw OS queues and Windows queues
+ * with a Zebra driver, .zpl files), PDF for OS queues whose driver renders documents (office printers) and for
+ * .pdf files. One decision for `labeldesk print` and the app.
  */
 import { extname } from 'node:path';
 import { assertNever } from '../../src/layout/scene';
-import type { PrinterUri } from '../../src/printers/uri';
+import { formatPrinterUri, type PrinterUri } from '../../src/printers/uri';
 import { discoverPrinters } from './discovery';
 
 export type PrintLanguage = 'zpl' | 'pdf';
@@ -23,8 +23,11 @@ export async function printLanguage(
       return extname(uri.path).toLowerCase() === '.pdf' ? 'pdf' : 'zpl';
     case 'cups': {
       // A raw queue passes ZPL through to a label printer; any other queue has a driver that wants a document.
+      // On Windows the queues are the spooler's: a ZDesigner or "Generic / Text Only" driver takes ZPL.
       const { printers } = await discoverPrinters({ sources: ['cups'], env });
-      const queue = printers.find((p) => p.kind === 'cups' && p.uri === `cups://${uri.queue}`);
+      // Compared as canonical URIs: Windows queue names have spaces ("ZDesigner ZD421-203dpi ZPL").
+      const wanted = formatPrinterUri(uri);
+      const queue = printers.find((p) => p.kind === 'cups' && p.uri === wanted);
       return queue && 'zpl' in queue && queue.zpl ? 'zpl' : 'pdf';
     }
     default:
