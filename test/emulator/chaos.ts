@@ -458,6 +458,9 @@ export interface ChaosOptions extends EmulatorOptions {
   faults?: readonly ChaosFault[];
   /** Seeds the garbage answers (the faults themselves come from `randomFaults`). */
   seed?: number;
+  /** TCP: 0 (default) picks a free port; 127.0.0.1 by default. */
+  port?: number;
+  host?: string;
 }
 
 export interface ChaosEmulator {
@@ -507,13 +510,13 @@ export async function startChaosPrinter(options: ChaosOptions): Promise<ChaosEmu
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     port,
-    uri: `tcp://127.0.0.1:${port}`,
+    uri: `tcp://${options.host ?? '127.0.0.1'}:${port}`,
     printer,
     jobs: printer.jobs,
     injected: printer.injected,
