@@ -4,6 +4,7 @@
  * duplicate one silently. Job progress reaches the renderer as `job` events; while a job holds a printer, its
  * view of the printer answers the status poll (no second connection competing for the printer).
  */
+import { createHash } from 'node:crypto';
 import { BatchError, type BatchPlan } from '../../src/jobs/batch';
 import type { JobServiceEvent } from '../../src/jobs/events';
 import type { Template } from '../../src/template/schema';
@@ -50,6 +51,12 @@ export interface AppJobs {
   printerStatus(printerId: string): PrinterStatusView | undefined;
   resumeUnfinished(): void;
   close(): Promise<void>;
+}
+
+/** One batch: its file's content, its template and its printer. */
+function batchKey(input: BatchInput, printer: PrinterView): string {
+  const csv = createHash('sha256').update(input.csv).digest('hex');
+  return `${csv} ${input.ref.source}/${input.ref.name} ${printer.id}`;
 }
 
 /** A document to an OS queue (its driver renders it); the spooler reports and retries from there. */
@@ -212,6 +219,41 @@ export function createAppJobs(deps: {
     ]),
   ];
 
+  /** Batches whose job is being created now, by `batchKey`. */
+  const startingBatches = new Set<string>();
+
+  const startBatchOnce = async (
+    input: BatchInput,
+    printer: PrinterView,
+    skipInvalid: boolean,
+  ): Promise<{ job: JobView; skipped: number[] }> => {
+    await refreshNames();
+    if (printer.language === 'pdf') {
+      throw new IpcError(
+        'printer',
+        `${printer.name} is an office printer queue: batches print label by label on label printers. Save the labels as PDF to print them there.`,
+        null,
+        'printers',
+      );
+    }
+    const { plan: p, template, baseDir } = await plan(input);
+    if (p.problems.length && !skipInvalid) {
+      throw new IpcError(
+        'invalid',
+        `${p.badRecords.length} record${p.badRecords.length === 1 ? ' has' : 's have'} problems: fix the file, or print the valid records and skip them.`,
+      );
+    }
+    if (!p.rows.length) throw new IpcError('invalid', 'No valid rows to print.');
+    const { job } = await service.addJob({
+      template,
+      ...(baseDir ? { baseDir } : {}),
+      printer: printer.uri,
+      rows: p.rows.map((r) => ({ data: r.data, copies: r.copies, row: r.record })),
+      skippedRows: p.badRecords,
+    });
+    return { job: view(job), skipped: p.badRecords };
+  };
+
   return {
     async print(ref, values, copies, printer) {
       await refreshNames();
@@ -246,31 +288,20 @@ export function createAppJobs(deps: {
       return planView(p, columnsOf(p), template);
     },
     async startBatch(input, printer, skipInvalid) {
-      await refreshNames();
-      if (printer.language === 'pdf') {
+      // The same file, template and printer while its job is being created: a second click, not a second batch.
+      const key = batchKey(input, printer);
+      if (startingBatches.has(key)) {
         throw new IpcError(
-          'printer',
-          `${printer.name} is an office printer queue: batches print label by label on label printers. Save the labels as PDF to print them there.`,
-          null,
-          'printers',
+          'conflict',
+          `This batch is already starting on ${printer.name}: wait for its job, it prints every record once.`,
         );
       }
-      const { plan: p, template, baseDir } = await plan(input);
-      if (p.problems.length && !skipInvalid) {
-        throw new IpcError(
-          'invalid',
-          `${p.badRecords.length} record${p.badRecords.length === 1 ? ' has' : 's have'} problems: fix the file, or print the valid records and skip them.`,
-        );
+      startingBatches.add(key);
+      try {
+        return await startBatchOnce(input, printer, skipInvalid);
+      } finally {
+        startingBatches.delete(key);
       }
-      if (!p.rows.length) throw new IpcError('invalid', 'No valid rows to print.');
-      const { job } = await service.addJob({
-        template,
-        ...(baseDir ? { baseDir } : {}),
-        printer: printer.uri,
-        rows: p.rows.map((r) => ({ data: r.data, copies: r.copies, row: r.record })),
-        skippedRows: p.badRecords,
-      });
-      return { job: view(job), skipped: p.badRecords };
     },
     async list(filter) {
       await refreshNames();
