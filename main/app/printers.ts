@@ -20,7 +20,7 @@ import type {
   PrinterView,
 } from '../../src/ipc/contract';
 import { IpcError } from '../../src/ipc/errors';
-import { createTransport, openTransport } from '../printers/open-transport';
+import { createStatusTransport } from '../printers/open-transport';
 import { askOverNewConnection, decidePrinterSetup, FALLBACK_DPI, type PrinterSetup } from '../printers/setup';
 import { createProfileStore } from '../printers/profile-store';
 import { discoverPrinters, type DiscoveryOptions } from '../printers/discovery';
@@ -214,7 +214,8 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
       const printer = await find(id);
       const checkedAt = new Date().toISOString();
       if (busy) return busy;
-      const transport = createTransport(printer.uri);
+      // A Windows queue on a TCP port is asked at its printer; other OS queues have no status.
+      const transport = await createStatusTransport(printer.uri);
       if (!transport.capabilities.status) {
         return {
           printer: id,
@@ -243,7 +244,11 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
       const profile = await profiles.get(printer.uri);
       const setup = await decidePrinterSetup(printer.uri, undefined, {
         profile,
-        askDpi: askOverNewConnection(printer.uri, (uri) => openTransport(uri, { timeoutMs: 3000 })),
+        askDpi: askOverNewConnection(printer.uri, async (uri) => {
+          const transport = await createStatusTransport(uri);
+          await transport.open({ timeoutMs: 3000 });
+          return transport;
+        }),
         name: printer.name,
       });
       if (setup.save) await profiles.put(setup.save);

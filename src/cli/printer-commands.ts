@@ -2,7 +2,7 @@
 import { resolve as resolvePath } from 'node:path';
 import { assertNever } from '../layout/scene';
 import { discoverPrinters, type DiscoveredPrinter } from '../../main/printers/discovery';
-import { createTransport } from '../../main/printers/open-transport';
+import { createStatusTransport } from '../../main/printers/open-transport';
 import { queryDpi, queryIdentity, queryStatus, type DpiResult } from '../printers/query';
 import type { HostIdentification, PrinterStatus } from '../printers/status';
 import { notReady, StatusParseError } from '../printers/status';
@@ -159,7 +159,8 @@ async function askPrinter(uri: string, io: CliIo, timeoutMs: number | undefined)
   };
   let transport: PrinterTransport | undefined;
   try {
-    transport = createTransport(uri, { cups: { env: childEnv(io) } });
+    // A Windows queue on a TCP port is asked at its printer; other OS queues have no status.
+    transport = await createStatusTransport(uri, { cups: { env: childEnv(io) } });
     await transport.open({ timeoutMs });
     Object.assign(report, await queryStatus(transport, { timeoutMs }));
     if (!transport.capabilities.status) return report;
