@@ -3,6 +3,10 @@
  */
 import { assertNever } from '../../src/layout/scene';
 import {
+  PrinterIoError,
+  PrinterNotFound,
+  PrinterRefused,
+  PrinterUnsupported,
   type OpenOptions,
   type PrinterTransport,
   type RequestOptions,
@@ -38,7 +42,7 @@ export function createTransport(uri: string | PrinterUri, options: TransportOpti
     case 'tcp':
       return createTcpTransport(parsed);
     case 'usb':
-      return new UsbWithFallback(parsed, options.usb ?? {});
+      return new UsbWithFallback(parsed, { ...options.usb, platform: options.platform ?? process.platform });
     case 'serial':
       return createSerialTransport(parsed);
     case 'cups':
@@ -90,7 +94,7 @@ class UsbWithFallback implements PrinterTransport {
 
   constructor(
     private readonly target: UsbUri,
-    private readonly options: NonNullable<TransportOptions['usb']>,
+    private readonly options: NonNullable<TransportOptions['usb']> & { platform: NodeJS.Platform },
   ) {
     this.uri = formatPrinterUri(target);
     this.active = createUsbTransport(target, options);
@@ -104,7 +108,8 @@ class UsbWithFallback implements PrinterTransport {
     try {
       await this.active.open(options);
     } catch (e) {
-      const fallback = this.options.lpFallback ?? process.platform === 'linux';
+      if (this.options.platform === 'win32') throw withQueueHint(e);
+      const fallback = this.options.lpFallback ?? this.options.platform === 'linux';
       // Any failure (permission, busy, node-usb not loadable) is worth the fallback; without a matching
       // /dev/usb/lpN the original error is the one to report.
       if (!fallback) throw e;
@@ -132,4 +137,19 @@ class UsbWithFallback implements PrinterTransport {
   close(): Promise<void> {
     return this.active.close();
   }
+}
+
+/**
+ * On Windows a USB printer with its driver belongs to the spooler, and libusb reaches it only through WinUSB
+ * (which would break every other program): the failure says to print to its queue instead.
+ */
+function withQueueHint(e: unknown): unknown {
+  const hint =
+    '; on Windows print to its queue instead (labeldesk printers and Discover list it as cups://QueueName)';
+  if (e instanceof PrinterNotFound) return new PrinterNotFound(`${e.message}${hint}`, e.uri, { cause: e });
+  if (e instanceof PrinterRefused) return new PrinterRefused(`${e.message}${hint}`, e.uri, { cause: e });
+  if (e instanceof PrinterIoError) return new PrinterIoError(`${e.message}${hint}`, e.uri, { cause: e });
+  if (e instanceof PrinterUnsupported)
+    return new PrinterUnsupported(`${e.message}${hint}`, e.uri, { cause: e });
+  return e;
 }

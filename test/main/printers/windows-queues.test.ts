@@ -179,6 +179,20 @@ describe('cups:// on Windows', () => {
   });
 });
 
+describe('usb:// on Windows', () => {
+  it('a USB printer libusb cannot reach says to print to its queue', async () => {
+    const t = createTransport('usb://0a5f:0181', {
+      platform: 'win32',
+      usb: { listDevices: async () => [] },
+    });
+    const error = await t.open().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PrinterNotFound);
+    expect((error as Error).message).toMatch(
+      /^usb:\/\/0a5f:0181: .*; on Windows print to its queue instead \(labeldesk printers and Discover list it as cups:\/\/QueueName\)$/,
+    );
+  });
+});
+
 describe('winspool transport (in-memory spooler)', () => {
   const target = { scheme: 'cups', queue: 'ZDesigner ZD421' } as const;
   const labels = ['^XA^FDone^FS^XZ', '^XA^FDtwo^FS^XZ'];
