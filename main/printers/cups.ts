@@ -6,16 +6,7 @@
  * submitted when `close()` ends lp's input, and lp's exit status and message become typed errors there.
  * OS queues do not pass status answers back, so `capabilities.status` is false.
  *
- * Windows (design; not testable on this Linux CI): `cups://Name` maps to the spooler queue `Name`. A small
- * native helper (or PowerShell Add-Type over winspool.drv) does
- *   OpenPrinterW(name) → StartDocPrinterW(level 1, { pDocName: title, pDatatype: "RAW" }) → StartPagePrinter →
- *   WritePrinter(chunk)... (each call's dwWritten is bytesWritten; a short write is retried with the rest) →
- *   EndPagePrinter → EndDocPrinter → ClosePrinter.
- * Datatype RAW makes the spooler pass the ZPL to the port monitor untouched (no driver rendering), the
- * Windows counterpart of `-o raw`; it is how apps print raw to USB printers, which on Windows need WinUSB for
- * direct access. ERROR_INVALID_PRINTER_NAME maps to PrinterNotFound, ERROR_ACCESS_DENIED to PrinterRefused,
- * other failures to PrinterIoError. PDF goes to the queue's driver instead (datatype "XPS_PASS"/"NT EMF" via
- * the app's PDF print path, not this transport). See main/printers/README.md.
+ * On Windows `cups://Name` is the spooler queue `Name`, printed through winspool.ts (RAW) instead.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import {
