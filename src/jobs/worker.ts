@@ -22,9 +22,11 @@
  * - with status (TCP 9100, USB with bulk IN, serial): no label lost; at most one duplicate per fault, always
  *   flagged; `confirmed` means the printer's buffer drained past the label. Assumes LabelDesk is the only host
  *   feeding the printer while the job runs (formats from others would be counted as ours).
- * - without status (CUPS queues, files): `confirmed` = the write was accepted by the spooler/file (the
- *   strongest signal there is); a write interrupted or a crash while `sending` resends the label flagged
- *   `possibleDuplicate`. What the spooler does afterwards (its own retries, a jam) is outside LabelDesk's view.
+ * - without status (CUPS queues, Windows spooler queues, files): `confirmed` = the write was accepted by the
+ *   spooler/file (the strongest signal there is); a write interrupted or a crash while `sending` resends the
+ *   label flagged `possibleDuplicate`. The spooler submits the session's job when the transport closes; a
+ *   paused queue holds it (shown under Wine for the Windows spooler: test/wine/winspool.test.ts). What the
+ *   spooler does afterwards (its own retries, a jam) is outside LabelDesk's view.
  */
 import { queryStatus as defaultQueryStatus } from '../printers/query';
 import type { PrinterState, PrinterStatus } from '../printers/status';
