@@ -666,6 +666,29 @@ section('e2e-stream', async () => {
   }
 });
 
+// 8. Load (issue #16): `labeldesk serve` on one core under 32 clients, render-zpl then fetch-markups, each alone
+// and with a hostile mix alongside (bombs, 1,000-copy requests, wrong secrets); see test/bench/load.ts.
+section('load', async () => {
+  const load = await childJson('load.ts', [String(q(10, 3))]);
+  const phase = (name: string) => load[name] as Record<string, number>;
+  for (const name of [
+    'render_zpl',
+    'render_zpl_with_hostile_mix',
+    'fetch_markups',
+    'fetch_markups_with_hostile_mix',
+  ]) {
+    const p = phase(name);
+    result[`load_${name}_per_s`] = p.requests_per_s;
+    result[`load_${name}_p50_ms`] = p.p50_ms;
+    result[`load_${name}_p99_ms`] = p.p99_ms;
+  }
+  result.load_server_peak_rss_mb = load.server_peak_rss_mb;
+  details.load = load;
+  console.error(
+    `  serve, 32 clients: render-zpl ${phase('render_zpl').requests_per_s}/s (p99 ${phase('render_zpl').p99_ms} ms), with the hostile mix ${phase('render_zpl_with_hostile_mix').requests_per_s}/s (p99 ${phase('render_zpl_with_hostile_mix').p99_ms} ms); peak RSS ${String(load.server_peak_rss_mb)} MB`,
+  );
+});
+
 // ---------------------------------------------------------------------------------------------------------------
 async function runChild(name: string): Promise<void> {
   const tsx = join(import.meta.dirname, '../../node_modules/.bin/tsx');
