@@ -153,6 +153,12 @@ export function resolveOne(template: Template, apiData: ApiData, counters: Count
     elements: elements.map(({ element, refs }) => {
       const out: Record<string, unknown> = structuredClone(element);
       for (const [attr, segments] of refs) out[attr] = substitute(segments, valueOf);
+      if (element.hideIfEmpty && refs.length) {
+        const names = refs.flatMap(([, segments]) =>
+          segments.flatMap((s) => (s.kind === 'field' ? [s.name] : [])),
+        );
+        if (names.length && names.every((n) => valueOf(n) === '')) out.visible = false;
+      }
       return out as Element;
     }),
   };

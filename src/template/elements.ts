@@ -50,6 +50,11 @@ const common = {
   stroke: color.optional(),
   strokeWidth: length.optional(),
   visible: z.boolean().default(true),
+  /**
+   * Not drawn when every field it refers to resolves to an empty value (BarTender's "print only if the data
+   * source is not empty"): `WEIGHT: {weight} kg` disappears instead of printing `WEIGHT:  kg`.
+   */
+  hideIfEmpty: z.boolean().optional(),
 };
 
 const fontShape = {

@@ -18,9 +18,28 @@ describe('resolve (fetch-markups)', () => {
   it('prints the placeholder of every field without a value', () => {
     const [m] = resolve(shipping, { tracking: 'T1' }, 1);
     expect(byId(m!, 'ship_to_name').text).toBe('RECIPIENT NAME');
-    expect(byId(m!, 'service').text).toBe('STANDARD');
-    expect(byId(m!, 'order_id').text).toBe('ORDER-00000');
-    expect(byId(m!, 'weight').text).toBe('WEIGHT: 0.0 kg');
+    // Optional fields of the bundled template print nothing when empty (their sample text is a hint, #17).
+    expect(byId(m!, 'order_id').text).toBe('');
+  });
+
+  it('hideIfEmpty: an element whose fields are all empty is not drawn; a value or a placeholder shows it', () => {
+    const [empty] = resolve(shipping, { tracking: 'T1' }, 1);
+    // "WEIGHT:  kg", "ORDER: ", an empty QR code and its note would print otherwise.
+    for (const id of ['weight', 'order_text', 'order_id', 'order_note', 'service']) {
+      expect(byId(empty!, id).visible, id).toBe(false);
+    }
+    const [given] = resolve(shipping, { tracking: 'T1', weight: '2.4', order_id: 'A-1' }, 1);
+    expect(byId(given!, 'weight')).toMatchObject({ text: 'WEIGHT: 2.4 kg', visible: true });
+    expect(byId(given!, 'order_id')).toMatchObject({ text: 'A-1', visible: true });
+    // A field whose placeholder is not empty is never empty when left out (the API's rule).
+    const withPlaceholder = {
+      ...shipping,
+      fields: shipping.fields.map((f) => (f.name === 'weight' ? { ...f, placeholder: '0.0' } : f)),
+    };
+    expect(byId(resolve(withPlaceholder, {}, 1)[0]!, 'weight')).toMatchObject({
+      text: 'WEIGHT: 0.0 kg',
+      visible: true,
+    });
   });
 
   it('keys are case-sensitive; unknown and wrongly-cased keys change nothing', () => {
@@ -32,6 +51,7 @@ describe('resolve (fetch-markups)', () => {
   it('an empty string is a value, not a missing one', () => {
     const [m] = resolve(shipping, { order_id: '' }, 1);
     expect(byId(m!, 'order_text').text).toBe('ORDER: ');
+    expect(byId(m!, 'order_text').visible).toBe(false);
   });
 
   it('leaves no field reference in the markup and keeps full geometry', () => {

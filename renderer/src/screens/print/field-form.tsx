@@ -124,8 +124,17 @@ function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown
   const id = fieldInputId(field.name);
   const hintId = `${id}-hint`;
   const problemId = `${id}-problem`;
+  const emptyId = `${id}-empty`;
+  // What a blank field prints (the template's placeholder, the API's rule). A required field is never blank
+  // when printed from the app, so only an optional one can print it; the form says so rather than showing it
+  // greyed out as if it were an example (#17: "ORDER: ORDER-00000" on real labels).
+  const emptyPrints =
+    !field.required && field.type !== 'counter' && field.placeholder !== '' ? field.placeholder : null;
+  const showEmpty = emptyPrints !== null && value === '';
   const describedBy =
-    [problem ? problemId : null, field.hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+    [problem ? problemId : null, showEmpty ? emptyId : null, field.hint ? hintId : null]
+      .filter(Boolean)
+      .join(' ') || undefined;
   const common = {
     id,
     name: field.name,
@@ -145,7 +154,6 @@ function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown
           {...common}
           type="text"
           autoComplete="off"
-          placeholder={field.placeholder}
           maxLength={field.maxLength}
           onChange={(e) => onChange(e.target.value)}
         />
@@ -155,8 +163,10 @@ function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown
       control = (
         <textarea
           {...common}
-          rows={Math.min(6, Math.max(2, field.placeholder.split('\n').length))}
-          placeholder={field.placeholder}
+          rows={Math.min(
+            6,
+            Math.max(2, field.placeholder.split('\n').length, (field.default ?? '').split('\n').length),
+          )}
           maxLength={field.maxLength}
           onChange={(e) => onChange(e.target.value)}
         />
@@ -169,7 +179,6 @@ function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown
           type="text"
           inputMode="decimal"
           autoComplete="off"
-          placeholder={field.placeholder}
           onChange={(e) => onChange(e.target.value)}
         />
       );
@@ -180,7 +189,7 @@ function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown
     case 'choice':
       control = (
         <select {...common} onChange={(e) => onChange(e.target.value)}>
-          {(!field.required || value === '') && <option value="">{field.placeholder || '—'}</option>}
+          {(!field.required || value === '') && <option value="">—</option>}
           {(field.choices ?? []).map((c) => (
             <option key={c} value={c}>
               {c}
@@ -215,6 +224,11 @@ function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown
       {problem && (
         <p className="field-problem" id={problemId}>
           {problem}
+        </p>
+      )}
+      {showEmpty && (
+        <p className="field-hint field-empty" id={emptyId}>
+          Left empty, this prints “{emptyPrints.replace(/\n/g, ' / ')}”.
         </p>
       )}
       {field.hint && (
