@@ -52,7 +52,8 @@ function printTable(io: CliIo, printers: readonly DiscoveredPrinter[]): void {
   const detail = (p: DiscoveredPrinter): string => {
     switch (p.kind) {
       case 'cups':
-        return `${p.raw ? 'raw' : 'driver'} queue, ${p.state}, ${p.deviceUri}`;
+        // On Windows deviceUri is the queue's port (USB001, IP_10.0.0.5) and the driver is named.
+        return `${p.raw ? 'raw' : 'driver'} queue, ${p.state}, ${p.deviceUri}${p.driver ? `, ${p.driver}` : ''}`;
       case 'usb':
         return [p.manufacturer, p.product, p.serial && `serial ${p.serial}`].filter(Boolean).join(', ');
       case 'serial':
