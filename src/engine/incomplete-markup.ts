@@ -7,7 +7,13 @@
  * Pure over the render ports: each distinct URL is loaded once through `ports.loadImages`, and the ports
  * returned hand the loaded images to the renderer, so nothing is fetched twice.
  */
-import { collectImageUrls, ImageError, type ImageAssets, type LoadedImage } from '../layout/images';
+import {
+  collectImageUrls,
+  ImageError,
+  ImageTooLarge,
+  type ImageAssets,
+  type LoadedImage,
+} from '../layout/images';
 import type { Markup } from '../template/schema';
 import type { RenderPorts } from './render';
 
@@ -47,7 +53,8 @@ export async function prepareImages<P extends ImageLoading>(
         if (image) loaded.set(url, image);
         else failed.set(url, new ImageError(url, 'was not loaded'));
       } catch (e) {
-        if (!(e instanceof ImageError)) throw e;
+        // Too many pixels is never "cannot be loaded": the request can never succeed as sent (422).
+        if (!(e instanceof ImageError) || e instanceof ImageTooLarge) throw e;
         failed.set(url, e);
       }
     }),

@@ -115,7 +115,8 @@ describe('decompression bombs are refused from the header, before any decode', (
     },
   );
 
-  test('without strict the bomb is left out with a warning naming the limit, still undecoded', async () => {
+  test('without strict too: an image with too many pixels is a 422, not an image left out', async () => {
+    // Left out, the label would print without its logo although the request can never succeed as sent.
     const before = peakResidentBytes();
     const a = await h.post('render-zpl', {
       label_name: 'logo-2x1',
@@ -123,8 +124,9 @@ describe('decompression bombs are refused from the header, before any decode', (
       apiData: { logo: 'bomb.png' },
     });
     expect(peakResidentBytes() - before).toBeLessThan(HEADROOM_BYTES);
-    expect(a.status).toBe(200);
-    expect(a.headers.get('x-labeldesk-warnings') ?? '').toMatch(/16,000,000 pixels/);
+    expect(a.status).toBe(422);
+    expect(a.json.field).toBe('apiData.logo');
+    expect(a.json.message).toContain('the limit for any image is 16,000,000 pixels');
   });
 
   test('under the absolute cap, an image is still limited by its label: 4× its dots at the dpi, at least 4 Mpx', async () => {
