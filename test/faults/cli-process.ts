@@ -22,6 +22,14 @@ export interface Exit {
   stderr: string;
 }
 
+const running = new Set<ChildProcess>();
+
+/** Kills the CLI processes still running (a test that timed out), so none outlives the suite. */
+export function killRunning(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
 /** Runs the CLI; a process still running after `watchdogMs` is killed and reported as hung. */
 export function runCli(args: string[], watchdogMs = 40_000): { child: ChildProcess; exit: Promise<Exit> } {
   const child = spawn(process.execPath, [CLI, ...args], {
@@ -29,6 +37,7 @@ export function runCli(args: string[], watchdogMs = 40_000): { child: ChildProce
     // No terminal: plain progress lines; no colours.
     env: { ...process.env, NO_COLOR: '1', TERM: 'dumb' },
   });
+  running.add(child);
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (b: Buffer) => (stdout += b.toString()));
@@ -41,6 +50,7 @@ export function runCli(args: string[], watchdogMs = 40_000): { child: ChildProce
   const exit = new Promise<Exit>((resolve) =>
     child.on('close', (code, signal) => {
       clearTimeout(watchdog);
+      running.delete(child);
       resolve({ hung, code, signal, stdout, stderr });
     }),
   );

@@ -43,7 +43,7 @@ import {
 import { seededRandom } from '../support/random';
 import { SAMPLE_DATA, bundledTemplate } from '../support/templates';
 import { chaosTarget } from './chaos-link';
-import { buildCli, crashOf, lastLine, runCli, type Exit } from './cli-process';
+import { buildCli, crashOf, killRunning, lastLine, runCli, type Exit } from './cli-process';
 import { countFaults, row, summaryTable } from './summary';
 
 let work: string;
@@ -59,6 +59,7 @@ beforeAll(() => {
 }, 60_000);
 
 afterAll(() => {
+  killRunning();
   process.off('unhandledRejection', onUnhandled);
   rmSync(work, { recursive: true, force: true });
   console.log(`\nFault suite summary\n\n${summaryTable()}\n`);
