@@ -2,12 +2,14 @@
  * The shell: navigation rail, status bar, the current screen, toasts. The screen follows the address's hash
  * (`#/history`) so the back button and bookmarks work; the less used screens load on first visit.
  */
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, lazy, useEffect, type MouseEvent } from 'react';
+import { editableFields } from './lib/form-keys';
 import { NavRail } from './components/nav-rail';
 import { StatusBar } from './components/status-bar';
 import { Toasts } from './components/toasts';
 import { PrintScreen } from './screens/print/print-screen';
-import { useDocument, useStores, useUi } from './store/stores-context';
+import { printingPrinter } from './store/jobs';
+import { useDocument, useJobs, useStores, useUi } from './store/stores-context';
 import { SCREENS, type Screen } from './store/ui';
 import { assertNever } from '../../src/layout/scene';
 
@@ -42,9 +44,10 @@ function CurrentScreen({ screen }: { screen: Screen }) {
 }
 
 export function App() {
-  const { ui, printers } = useStores();
+  const { ui, printers, document } = useStores();
   const screen = useUi((s) => s.screen);
-  const printer = useDocument((s) => s.printer);
+  const chosen = useDocument((s) => s.printer);
+  const printing = useJobs((s) => printingPrinter(s.live));
 
   useEffect(() => {
     const sync = () => {
@@ -60,18 +63,30 @@ export function App() {
     if (screenFromHash(window.location.hash) !== screen) window.location.hash = `#/${screen}`;
   }, [screen]);
 
-  // The selected printer's status, for the status bar, on every screen.
+  // The status of the printers the status bar shows (the chosen one, the one printing), on every screen.
   useEffect(() => {
-    if (!printer) return;
-    return printers.getState().watch(() => [printer]);
-  }, [printer, printers]);
+    const ids = [...new Set([chosen, printing].filter((id): id is string => id !== null))];
+    if (!ids.length) return;
+    return printers.getState().watch(() => ids);
+  }, [chosen, printing, printers]);
+
+  // The first tab stop: straight to the label's first field (or the screen), past the rail and the header.
+  const skip = (e: MouseEvent<HTMLAnchorElement>) => {
+    e.preventDefault();
+    const first = editableFields(document.getState().detail?.template.fields ?? [])[0];
+    if (screen === 'print' && first) ui.getState().focusField(first.name);
+    else window.document.getElementById('content')?.focus();
+  };
 
   return (
     <div className="app">
+      <a className="skip-link" href="#content" onClick={skip}>
+        {screen === 'print' ? 'Skip to the label' : 'Skip to the screen'}
+      </a>
       <NavRail />
       <div className="main">
         <StatusBar screen={screen} />
-        <main className="content" id="content">
+        <main className="content" id="content" tabIndex={-1}>
           <Suspense fallback={<p className="muted empty">Loading…</p>}>
             <CurrentScreen screen={screen} />
           </Suspense>

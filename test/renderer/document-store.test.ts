@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { IpcError } from '../../src/ipc/errors';
 import type { ExportedFile, PreviewResult } from '../../src/ipc/contract';
 import { createStores, startApp } from '../../renderer/src/store';
-import { clampCopies, initialValues, valuesToSend } from '../../renderer/src/store/document';
+import { initialValues, parseCopies, valuesToSend } from '../../renderer/src/store/document';
 import { DETAIL, JOB, SUMMARY, TEMPLATE, createFakeApi, deferred, flush, sceneSaying } from './fake-api';
 
 function setup() {
@@ -226,12 +226,16 @@ describe('document store: output', () => {
     expect(ui().focusRequest?.field).toBe('ship_to_name');
   });
 
-  it('asks for a printer before printing', async () => {
+  it('asks for a printer before printing, with the cursor on the printer box', async () => {
     const { api, doc, ui } = setup();
     await doc().selectTemplate(SUMMARY.ref);
     expect(await doc().print()).toBeNull();
     expect(api.callsTo('print.submit')).toEqual([]);
-    expect(ui().toasts[0]).toMatchObject({ kind: 'error', error: { action: 'printers' } });
+    expect(ui().toasts[0]).toMatchObject({
+      kind: 'error',
+      error: { message: 'Choose a printer to print to.', action: 'choose-printer' },
+    });
+    expect(ui().controlFocus?.target).toBe('printer');
   });
 
   it('turns a failure into the error sentence with its action, and the action leads there', async () => {
@@ -296,9 +300,10 @@ describe('document helpers', () => {
   it('valuesToSend leaves out empty values', () => {
     expect(valuesToSend({ a: '', b: 'x' })).toEqual({ b: 'x' });
   });
-  it('clampCopies keeps copies within 1..1000', () => {
-    expect([clampCopies(0), clampCopies(2.4), clampCopies(5000), clampCopies(Number.NaN)]).toEqual([
-      1, 2, 1000, 1,
-    ]);
+  it('parseCopies takes whole numbers from 1 to 1000 and refuses the rest (never clamps)', () => {
+    expect(['1', ' 12 ', '1000'].map(parseCopies)).toEqual([{ copies: 1 }, { copies: 12 }, { copies: 1000 }]);
+    for (const text of ['0', '-3', '5000', '2.4', '', 'ten']) {
+      expect(parseCopies(text)).toEqual({ problem: 'Copies: type a whole number from 1 to 1000.' });
+    }
   });
 });

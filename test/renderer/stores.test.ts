@@ -389,6 +389,9 @@ describe('ui and connection', () => {
         filePrinterFolder: null,
         mode: 'hosted',
         defaultPrinter: null,
+        lastPrinter: null,
+        confirmCopiesAbove: 50,
+        keepCopiesAfterPrint: false,
         recentTemplates: [],
       };
     });
@@ -434,6 +437,9 @@ describe('ui and connection', () => {
       filePrinterFolder: null,
       mode: 'hosted',
       defaultPrinter: null,
+      lastPrinter: null,
+      confirmCopiesAbove: 50,
+      keepCopiesAfterPrint: false,
       recentTemplates: [],
     }));
     await stores.connection.getState().save({ apiSecret: 's3cret' });

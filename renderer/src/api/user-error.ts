@@ -10,7 +10,8 @@ export interface UserError {
   /** A sentence for people, shown as is. */
   message: string;
   field: string | null;
-  action: IpcErrorAction;
+  /** Main's action, or `choose-printer`: the renderer's own (the Print screen's printer box). */
+  action: IpcErrorAction | 'choose-printer';
 }
 
 const ACTIONS = new Set(['settings', 'printers', 'field']);
@@ -33,7 +34,7 @@ export function toUserError(e: unknown): UserError {
 }
 
 /** What the action button says. */
-export function actionLabel(action: IpcErrorAction): string | null {
+export function actionLabel(action: UserError['action']): string | null {
   switch (action) {
     case 'settings':
       return 'Open Settings';
@@ -41,6 +42,8 @@ export function actionLabel(action: IpcErrorAction): string | null {
       return 'Open Printers';
     case 'field':
       return 'Go to field';
+    case 'choose-printer':
+      return 'Choose a printer';
     case null:
       return null;
   }

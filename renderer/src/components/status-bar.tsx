@@ -1,6 +1,7 @@
 /** The top bar: hosted/offline/local, prints used against the hosted allowance, the selected printer. */
 import { describeConnection } from '../store/connection';
-import { useConnection, useDocument, usePrinters, useStores } from '../store/stores-context';
+import { printingPrinter } from '../store/jobs';
+import { useConnection, useDocument, useJobs, usePrinters, useStores } from '../store/stores-context';
 import { Pill, StatusPill } from './status-pill';
 
 const SCREEN_TITLES = {
@@ -13,7 +14,10 @@ const SCREEN_TITLES = {
 export function StatusBar({ screen }: { screen: keyof typeof SCREEN_TITLES }) {
   const { ui } = useStores();
   const status = useConnection((s) => s.status);
-  const printerId = useDocument((s) => s.printer);
+  const chosenId = useDocument((s) => s.printer);
+  // What is printing now, when something is: a batch on another printer than the Print screen's choice.
+  const printingId = useJobs((s) => printingPrinter(s.live));
+  const printerId = printingId ?? chosenId;
   const printer = usePrinters((s) => s.printers.find((p) => p.id === printerId));
   const printerStatus = usePrinters((s) => (printerId ? s.statuses[printerId] : undefined));
   const connection = describeConnection(status);
@@ -48,10 +52,16 @@ export function StatusBar({ screen }: { screen: keyof typeof SCREEN_TITLES }) {
           className="statusbar-printer"
           onClick={() => ui.getState().go('settings', 'printers')}
           aria-label={
-            printer ? `Selected printer ${printer.name}: open Printers` : 'No printer selected: open Printers'
+            printer
+              ? `${printingId ? 'Printing on' : 'Selected printer'} ${printer.name}: open Printers`
+              : 'No printer selected: open Printers'
           }
+          data-testid="header-printer"
         >
-          <span className="statusbar-printer-name">{printer ? printer.name : 'No printer'}</span>
+          <span className="statusbar-printer-name">
+            {printingId && <span className="muted small">Printing on </span>}
+            {printer ? printer.name : 'No printer'}
+          </span>
           {printer && <StatusPill status={printerStatus} testId="printer-status" />}
         </button>
       </div>

@@ -4,10 +4,13 @@ import { formatEta, jobProgress } from '../store/jobs';
 import { useJobs, useStores, useUi } from '../store/stores-context';
 import type { Toast } from '../store/ui';
 import { ErrorNotice } from './error-notice';
+import { JobControls } from './job-controls';
 import { JobStateChip, ProgressBar } from './job-bits';
 
 const INFO_MS = 4000;
 const DONE_JOB_MS = 8000;
+/** An error toast goes when its condition ends (ui.resolve), or after this long at most. */
+const ERROR_MS = 20_000;
 
 function JobToast({ toast }: { toast: Extract<Toast, { kind: 'job' }> }) {
   const { ui } = useStores();
@@ -46,6 +49,20 @@ function JobToast({ toast }: { toast: Extract<Toast, { kind: 'job' }> }) {
           </p>
         </>
       )}
+      {job && <JobControls job={job} small />}
+    </div>
+  );
+}
+
+function ErrorToast({ toast }: { toast: Extract<Toast, { kind: 'error' }> }) {
+  const { ui } = useStores();
+  useEffect(() => {
+    const timer = setTimeout(() => ui.getState().dismiss(toast.id), ERROR_MS);
+    return () => clearTimeout(timer);
+  }, [toast.id, ui]);
+  return (
+    <div className="toast toast-error" data-testid="error-toast">
+      <ErrorNotice error={toast.error} onDismiss={() => ui.getState().dismiss(toast.id)} />
     </div>
   );
 }
@@ -64,7 +81,6 @@ function InfoToast({ toast }: { toast: Extract<Toast, { kind: 'info' }> }) {
 }
 
 export function Toasts() {
-  const { ui } = useStores();
   const toasts = useUi((s) => s.toasts);
   return (
     <div className="toasts" aria-live="polite">
@@ -75,11 +91,7 @@ export function Toasts() {
           case 'info':
             return <InfoToast key={toast.id} toast={toast} />;
           case 'error':
-            return (
-              <div className="toast toast-error" key={toast.id}>
-                <ErrorNotice error={toast.error} onDismiss={() => ui.getState().dismiss(toast.id)} />
-              </div>
-            );
+            return <ErrorToast key={toast.id} toast={toast} />;
         }
       })}
     </div>

@@ -53,7 +53,14 @@ export function invalidRowCount(plan: BatchPlanView): number {
   return plan.rows - plan.validRows;
 }
 
-export function createBatchStore(api: LabelDeskApi, trackJob: (job: JobView) => void) {
+/**
+ * @param jobActive whether a job is still queued, printing, paused or held (so its batch is not started twice).
+ */
+export function createBatchStore(
+  api: LabelDeskApi,
+  trackJob: (job: JobView) => void,
+  jobActive: (id: number) => boolean = () => false,
+) {
   let planSeq = 0;
   return createStore<BatchState>()((set, get) => {
     const input = () => {
@@ -112,7 +119,9 @@ export function createBatchStore(api: LabelDeskApi, trackJob: (job: JobView) => 
       },
       start: async () => {
         const request = input();
-        const { printer, skipInvalid } = get();
+        const { printer, skipInvalid, starting, jobId } = get();
+        // A second click while the first starts, or while its job prints, must not print the batch again.
+        if (starting || (jobId !== null && jobActive(jobId))) return null;
         if (!request || !printer || startBlocker(get())) return null;
         set({ starting: true, error: null });
         try {

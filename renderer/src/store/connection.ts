@@ -28,6 +28,11 @@ export interface ConnectionState {
   load(): Promise<void>;
   applyStatus(status: ConnectionStatus): void;
   save(patch: SettingsPatch): Promise<boolean>;
+  /**
+   * Keeps a choice the user made elsewhere (the Print screen's printer) without the Settings form's state: a
+   * failure only means it is not remembered next time, so it is not shown.
+   */
+  remember(patch: Pick<SettingsPatch, 'lastPrinter'>): Promise<void>;
   /** Tests the connection; with `unsaved` (the form's changes) saves them first, so what is typed is tested. */
   test(unsaved?: SettingsPatch): Promise<void>;
   /** Main shows its own folder dialog; the folder picked is the only one file printers may write into. */
@@ -98,6 +103,13 @@ export function createConnectionStore(api: LabelDeskApi) {
         return false;
       } finally {
         set({ saving: false });
+      }
+    },
+    remember: async (patch) => {
+      try {
+        set({ settings: await api.invoke('settings.update', patch) });
+      } catch {
+        // Not remembered: the next start picks the default printer instead.
       }
     },
     chooseFilePrinterFolder: async () => {

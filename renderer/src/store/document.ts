@@ -20,9 +20,21 @@ import type { Field } from '../../../src/template/schema';
 import { toUserError, type UserError } from '../api/user-error';
 import { editableFields } from '../lib/form-keys';
 import { sameRef } from './catalog';
-import type { UiStore } from './ui';
+import type { ToastCondition, UiStore } from './ui';
 
 export const MAX_COPIES = 1000;
+
+/** The copies rules that live in Settings (the defaults until Settings are loaded). */
+export interface CopiesSettings {
+  /** More copies than this ask first; 0 never asks. */
+  confirmCopiesAbove: number;
+  keepCopiesAfterPrint: boolean;
+}
+
+export const DEFAULT_COPIES_SETTINGS: CopiesSettings = {
+  confirmCopiesAbove: 50,
+  keepCopiesAfterPrint: false,
+};
 
 /** Side effects the document needs from its surroundings (the browser in the app, doubles in tests). */
 export interface DocumentPorts {
@@ -33,11 +45,17 @@ export interface DocumentPorts {
   printSvg(svg: string, page: { width: string; height: string }): void;
   /** A job was submitted: follow its progress. */
   trackJob(job: JobView): void;
+  /** The copies rules from Settings, read at each print. */
+  copiesSettings?(): CopiesSettings;
+  /** The user chose a printer: keep it for the next start. */
+  rememberPrinter?(printer: string): void;
 }
 
 export interface PrintOptions {
   /** After a print, focus the first field and select its text (a print started from the keyboard). */
   refocus?: boolean;
+  /** The user said yes to printing more copies than Settings let through without asking. */
+  confirmedCopies?: boolean;
 }
 
 export type PrintSent = ResponseOf<'print.submit'>;
@@ -51,7 +69,14 @@ export interface DocumentState {
   loadError: UserError | null;
   /** What the form shows, every field (empty text means "no value": the placeholder prints). */
   values: FieldValues;
+  /** The last valid copies typed (what prints). */
   copies: number;
+  /** The copies field as typed. */
+  copiesText: string;
+  /** Why `copiesText` cannot be printed ("Copies: type a whole number from 1 to 1000."), else null. */
+  copiesProblem: string | null;
+  /** A print of this many copies waits for the user's yes (more than Settings let through without asking). */
+  confirmingCopies: number | null;
   printer: string | null;
   scene: WireScene | null;
   problems: FieldProblem[];
@@ -62,8 +87,13 @@ export interface DocumentState {
 
   selectTemplate(ref: TemplateRef): Promise<void>;
   setValue(field: string, value: string): void;
-  setCopies(copies: number): void;
+  /** Copies as typed: a whole number from 1 to MAX_COPIES is taken, anything else is refused inline. */
+  setCopies(copies: number | string): void;
   setPrinter(printer: string | null): void;
+  /** The user picked a printer (remembered for the next start). */
+  choosePrinter(printer: string | null): void;
+  /** The user said no to printing `confirmingCopies` copies. */
+  cancelCopiesConfirm(): void;
   /** Asks for a preview of the current values (coalesced per microtask, latest answer wins). */
   refreshPreview(): Promise<void>;
   loadRaster(): Promise<void>;
@@ -91,9 +121,14 @@ export function valuesToSend(values: FieldValues): FieldValues {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
 }
 
-export function clampCopies(n: number): number {
-  if (!Number.isFinite(n)) return 1;
-  return Math.min(MAX_COPIES, Math.max(1, Math.round(n)));
+/** The copies field's text → a number of copies, or the sentence that says why it cannot be one. */
+export function parseCopies(text: string): { copies: number } | { problem: string } {
+  const trimmed = text.trim();
+  const n = Number(trimmed);
+  if (trimmed === '' || !/^[+-]?\d+$/.test(trimmed) || n < 1 || n > MAX_COPIES) {
+    return { problem: `Copies: type a whole number from 1 to ${MAX_COPIES}.` };
+  }
+  return { copies: n };
 }
 
 /** The stage size as CSS lengths for `@page { size }`. */
@@ -136,9 +171,15 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       }
     };
 
-    const fail = (e: unknown): null => {
+    const fail = (e: unknown, printer?: string): null => {
       const error = toUserError(e);
-      ports.ui.getState().notify({ kind: 'error', error });
+      const condition: ToastCondition | undefined =
+        error.field !== null
+          ? `field:${error.field}`
+          : printer && (error.code === 'printer' || error.code === 'unreachable')
+            ? `printer:${printer}`
+            : undefined;
+      ports.ui.getState().notify({ kind: 'error', error, ...(condition ? { condition } : {}) });
       if (error.action === 'field' && error.field) ports.ui.getState().focusField(error.field);
       return null;
     };
@@ -170,6 +211,9 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       loadError: null,
       values: {},
       copies: 1,
+      copiesText: '1',
+      copiesProblem: null,
+      confirmingCopies: null,
       printer: null,
       scene: null,
       problems: [],
@@ -187,6 +231,11 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           loading: true,
           loadError: null,
           values: {},
+          // Another template, another job: copies start again from 1 (BarTender's rule).
+          copies: 1,
+          copiesText: '1',
+          copiesProblem: null,
+          confirmingCopies: null,
           scene: null,
           problems: [],
           previewError: null,
@@ -207,14 +256,31 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
 
       setValue: (field, value) => {
         set({ values: { ...get().values, [field]: value } });
+        ports.ui.getState().resolve(`field:${field}`);
         void get().refreshPreview();
       },
 
-      setCopies: (copies) => set({ copies: clampCopies(copies) }),
+      setCopies: (input) => {
+        const copiesText = String(input);
+        const parsed = parseCopies(copiesText);
+        set(
+          'copies' in parsed
+            ? { copiesText, copies: parsed.copies, copiesProblem: null, confirmingCopies: null }
+            : { copiesText, copiesProblem: parsed.problem, confirmingCopies: null },
+        );
+      },
+
+      cancelCopiesConfirm: () => set({ confirmingCopies: null }),
 
       setPrinter: (printer) => {
         rasterSeq++;
         set({ printer, raster: null, rasterError: null });
+        if (printer) ports.ui.getState().resolve('no-printer');
+      },
+
+      choosePrinter: (printer) => {
+        get().setPrinter(printer);
+        if (printer) ports.rememberPrinter?.(printer);
       },
 
       refreshPreview: () => {
@@ -262,11 +328,24 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
               code: 'client',
               message: 'Choose a printer to print to.',
               field: null,
-              action: 'printers',
+              action: 'choose-printer',
             },
+            condition: 'no-printer',
           });
+          ports.ui.getState().focusControl('printer');
           return null;
         }
+        if (get().copiesProblem) {
+          ports.ui.getState().focusControl('copies');
+          return null;
+        }
+        const rules = ports.copiesSettings?.() ?? DEFAULT_COPIES_SETTINGS;
+        const wanted = get().copies;
+        if (rules.confirmCopiesAbove > 0 && wanted > rules.confirmCopiesAbove && !options.confirmedCopies) {
+          set({ confirmingCopies: wanted });
+          return null;
+        }
+        set({ confirmingCopies: null });
         // Busy from here on, so a second Enter or click while the preview settles is refused.
         set({ busy: 'print' });
         try {
@@ -283,10 +362,11 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
             // An OS queue took one PDF: its spooler tracks it, there is no job here to follow.
             ports.ui.getState().notify({ kind: 'info', message: sent.message });
           }
+          if (!rules.keepCopiesAfterPrint) set({ copies: 1, copiesText: '1', copiesProblem: null });
           if (options.refocus) focusFirstField();
           return sent;
         } catch (e) {
-          return fail(e);
+          return fail(e, printer);
         } finally {
           set({ busy: null });
         }
@@ -294,6 +374,10 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
 
       exportAs: async (format) => {
         if (!get().ref || get().busy || !ready()) return null;
+        if (get().copiesProblem) {
+          ports.ui.getState().focusControl('copies');
+          return null;
+        }
         set({ busy: format });
         try {
           if (await blockedByProblems()) return null;

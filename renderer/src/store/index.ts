@@ -7,8 +7,8 @@ import type { UserError } from '../api/user-error';
 import { createBatchStore } from './batch';
 import { createCatalogStore } from './catalog';
 import { createConnectionStore } from './connection';
-import { createDocumentStore } from './document';
-import { createJobsStore } from './jobs';
+import { DEFAULT_COPIES_SETTINGS, createDocumentStore } from './document';
+import { ACTIVE_JOB_STATES, createJobsStore } from './jobs';
 import { createPrintersStore } from './printers';
 import { createUiStore } from './ui';
 
@@ -24,10 +24,26 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
   const jobs = createJobsStore(api, notifyError);
   const trackJob = (job: JobView) => jobs.getState().track(job);
   const catalog = createCatalogStore(api);
-  const printers = createPrintersStore(api, (id) => forgetPrinter(id));
+  const printers = createPrintersStore(
+    api,
+    (id) => forgetPrinter(id),
+    // A printer answering ready again ends the toasts about it not being ready.
+    (status) => {
+      if (status.state === 'ready') ui.getState().resolve(`printer:${status.printer}`);
+    },
+  );
   const connection = createConnectionStore(api);
-  const document = createDocumentStore(api, { ui, trackJob, ...browser });
-  const batch = createBatchStore(api, trackJob);
+  const document = createDocumentStore(api, {
+    ui,
+    trackJob,
+    ...browser,
+    copiesSettings: () => connection.getState().settings ?? DEFAULT_COPIES_SETTINGS,
+    rememberPrinter: (id) => void connection.getState().remember({ lastPrinter: id }),
+  });
+  const batch = createBatchStore(api, trackJob, (id) => {
+    const live = jobs.getState().live[id];
+    return live !== undefined && ACTIVE_JOB_STATES.has(live.job.state);
+  });
   /** A removed printer can no longer be printed to: nothing keeps it chosen. */
   const forgetPrinter = (id: string) => {
     if (document.getState().printer === id) document.getState().setPrinter(null);
@@ -55,8 +71,8 @@ export function applyEvent(stores: Stores, event: AppEvent): void {
 }
 
 /**
- * Loads what the first screen shows, picks the default printer (else the only one) and the most recent
- * template, and subscribes to events. Returns the unsubscribe.
+ * Loads what the first screen shows, picks the printer last chosen (else the default, else the only one) and
+ * the most recent template, and subscribes to events. Returns the unsubscribe.
  */
 export async function startApp(stores: Stores): Promise<() => void> {
   const unsubscribe = stores.api.onEvent((event) => applyEvent(stores, event));
@@ -67,9 +83,11 @@ export async function startApp(stores: Stores): Promise<() => void> {
   ]);
   const printers = stores.printers.getState().printers;
   const settings = stores.connection.getState().settings;
-  const preferred = settings?.defaultPrinter ?? null;
+  const known = (id: string | null | undefined) => printers.find((p) => p.id === id)?.id;
   const printer =
-    printers.find((p) => p.id === preferred)?.id ?? (printers.length === 1 ? printers[0]!.id : null);
+    known(settings?.lastPrinter) ??
+    known(settings?.defaultPrinter) ??
+    (printers.length === 1 ? printers[0]!.id : null);
   if (printer && !stores.document.getState().printer) stores.document.getState().setPrinter(printer);
   if (printer && !stores.batch.getState().printer) stores.batch.getState().setPrinter(printer);
 

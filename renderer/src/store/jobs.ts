@@ -45,6 +45,8 @@ export interface JobsState {
   setPicked(labels: number[]): void;
   reprint(id: number, labels?: number[]): Promise<JobView | null>;
   control(action: 'pause' | 'resume' | 'cancel', id: number): Promise<void>;
+  /** Gives up on one label (one that cannot be rendered holds its job until it is skipped). */
+  skip(id: number, label: number): Promise<void>;
 }
 
 export const ACTIVE_JOB_STATES: ReadonlySet<JobView['state']> = new Set([
@@ -53,6 +55,32 @@ export const ACTIVE_JOB_STATES: ReadonlySet<JobView['state']> = new Set([
   'paused',
   'held',
 ]);
+
+/** How main ends the reason of a job held on a label that cannot be rendered (src/jobs/worker.ts). */
+export const SKIP_OR_CANCEL = 'skip that label to print the others, or cancel the job';
+
+/**
+ * The label a job is held on because it cannot be rendered ("label 5 (record 5) cannot be printed: …; skip
+ * that label to print the others, or cancel the job"), else null.
+ */
+export function heldOnLabel(job: Pick<JobView, 'state' | 'reason'>): number | null {
+  if (job.state !== 'held' || !job.reason?.endsWith(SKIP_OR_CANCEL)) return null;
+  const m = /^label (\d+)\b/.exec(job.reason);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The printer a job is printing on now (the most recently updated such job), else null: the header shows it
+ * rather than the Print screen's choice while, say, a batch prints elsewhere.
+ */
+export function printingPrinter(live: Record<number, LiveJob>): string | null {
+  let newest: JobView | null = null;
+  for (const { job } of Object.values(live)) {
+    if (job.state !== 'printing' || job.printerId === null) continue;
+    if (!newest || job.updatedAt > newest.updatedAt) newest = job;
+  }
+  return newest?.printerId ?? null;
+}
 
 /** Labels handled so far (sent or confirmed, or failed for good). */
 export function jobProgress(job: JobView): { done: number; total: number; fraction: number } {
@@ -212,6 +240,13 @@ export function createJobsStore(
           const channel =
             action === 'pause' ? 'jobs.pause' : action === 'resume' ? 'jobs.resume' : 'jobs.cancel';
           get().track(await api.invoke(channel, { id }));
+        } catch (e) {
+          onError(toUserError(e));
+        }
+      },
+      skip: async (id, label) => {
+        try {
+          get().track(await api.invoke('jobs.skip', { id, labels: [label] }));
         } catch (e) {
           onError(toUserError(e));
         }

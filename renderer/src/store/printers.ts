@@ -39,8 +39,13 @@ export interface PrintersState {
 /**
  * @param onRemoved called with a printer's id once it is no longer configured, so the stores that hold it
  *   as their chosen printer let go of it.
+ * @param onStatus called with each newer status of a printer.
  */
-export function createPrintersStore(api: LabelDeskApi, onRemoved: (id: string) => void = () => undefined) {
+export function createPrintersStore(
+  api: LabelDeskApi,
+  onRemoved: (id: string) => void = () => undefined,
+  onStatus: (status: PrinterStatusView) => void = () => undefined,
+) {
   return createStore<PrintersState>()((set, get) => ({
     printers: [],
     loaded: false,
@@ -74,6 +79,7 @@ export function createPrintersStore(api: LabelDeskApi, onRemoved: (id: string) =
       const previous = get().statuses[status.printer];
       if (previous && previous.checkedAt > status.checkedAt) return;
       set({ statuses: { ...get().statuses, [status.printer]: status } });
+      onStatus(status);
     },
     save: async (input) => {
       try {

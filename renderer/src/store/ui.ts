@@ -16,15 +16,24 @@ export const ZOOM_STEPS = [0.25, 0.33, 0.5, 0.67, 0.75, 1, 1.25, 1.5, 2, 3, 4] a
 /** The settings screen's sections an error action can lead to. */
 export type SettingsSection = 'printers' | 'hosted';
 
+/**
+ * What an error toast is about, when that is a condition the app can see end: `no-printer` (none chosen),
+ * `field:NAME` (a field's value), `printer:ID` (a printer that was not ready). The toast goes once it ends.
+ */
+export type ToastCondition = 'no-printer' | `field:${string}` | `printer:${string}`;
+
 export type Toast =
   | { id: number; kind: 'job'; jobId: number; title: string }
-  | { id: number; kind: 'error'; error: UserError }
+  | { id: number; kind: 'error'; error: UserError; condition?: ToastCondition }
   | { id: number; kind: 'info'; message: string };
 
 export type ToastInput =
   | { kind: 'job'; jobId: number; title: string }
-  | { kind: 'error'; error: UserError }
+  | { kind: 'error'; error: UserError; condition?: ToastCondition }
   | { kind: 'info'; message: string };
+
+/** Controls outside the template's fields that a message or a key can send the cursor to. */
+export type FocusTarget = 'printer' | 'copies' | 'first-field';
 
 export interface UiState {
   screen: Screen;
@@ -44,6 +53,8 @@ export interface UiState {
    */
   focusRequest: { field: string; seq: number; select: boolean } | null;
   toasts: Toast[];
+  /** A control the screen should focus (`seq` makes a repeated request count). */
+  controlFocus: { target: FocusTarget; seq: number } | null;
 
   go(screen: Screen, section?: SettingsSection): void;
   setZoom(zoom: Zoom): void;
@@ -57,6 +68,9 @@ export interface UiState {
   focusField(field: string, options?: { select?: boolean }): void;
   notify(toast: ToastInput): number;
   dismiss(id: number): void;
+  /** The condition is over (a printer chosen, the field changed, the printer ready): its toasts go. */
+  resolve(condition: ToastCondition): void;
+  focusControl(target: FocusTarget): void;
   /** Follows an error's action: Settings, the printers list, or the field at fault. */
   followAction(error: UserError): void;
 }
@@ -81,6 +95,7 @@ export function createUiStore() {
     revealAllProblems: false,
     focusRequest: null,
     toasts: [],
+    controlFocus: null,
 
     go: (screen, section) => set({ screen, settingsSection: section ?? null }),
     setZoom: (zoom) => set({ zoom }),
@@ -108,6 +123,11 @@ export function createUiStore() {
       return id;
     },
     dismiss: (id) => set({ toasts: get().toasts.filter((t) => t.id !== id) }),
+    resolve: (condition) => {
+      const toasts = get().toasts.filter((t) => !(t.kind === 'error' && t.condition === condition));
+      if (toasts.length !== get().toasts.length) set({ toasts });
+    },
+    focusControl: (target) => set({ controlFocus: { target, seq: ++focusSeq } }),
     followAction: (error) => {
       switch (error.action) {
         case 'settings':
@@ -119,6 +139,10 @@ export function createUiStore() {
         case 'field':
           set({ screen: 'print' });
           if (error.field) get().focusField(error.field);
+          return;
+        case 'choose-printer':
+          set({ screen: 'print' });
+          get().focusControl('printer');
           return;
         case null:
           return;

@@ -6,6 +6,7 @@ import { useRef } from 'react';
 import { ErrorNotice } from '../../components/error-notice';
 import { Icon } from '../../components/icons';
 import { JobStateChip, ProgressBar } from '../../components/job-bits';
+import { JobControls } from '../../components/job-controls';
 import { StatusPill } from '../../components/status-pill';
 import { invalidRowCount, startBlocker } from '../../store/batch';
 import { ACTIVE_JOB_STATES, formatEta, jobProgress } from '../../store/jobs';
@@ -24,6 +25,12 @@ export function BatchScreen() {
   const blocker = startBlocker(state);
   const plan = state.plan;
   const invalid = plan ? invalidRowCount(plan) : 0;
+  // The batch's job while it is queued, printing, paused or held: the button shows it instead of starting another.
+  const running = useJobs((s) => {
+    const live = state.jobId === null ? undefined : s.live[state.jobId];
+    return live && ACTIVE_JOB_STATES.has(live.job.state) ? live.job : null;
+  });
+  const runningProgress = running ? jobProgress(running) : null;
 
   const onFile = async (file: File | undefined) => {
     if (!file) return;
@@ -116,14 +123,18 @@ export function BatchScreen() {
           <button
             type="button"
             className="btn btn-primary"
-            disabled={blocker !== null || state.starting}
+            disabled={blocker !== null || state.starting || running !== null}
             onClick={() => void batch.getState().start()}
           >
-            {plan && invalid > 0
-              ? `Print valid rows (skip ${invalid})`
-              : plan
-                ? `Print ${plan.labels} ${plan.labels === 1 ? 'label' : 'labels'}`
-                : 'Print'}
+            {runningProgress
+              ? `Printing… ${runningProgress.done} of ${runningProgress.total}`
+              : state.starting
+                ? 'Starting…'
+                : plan && invalid > 0
+                  ? `Print valid rows (skip ${invalid})`
+                  : plan
+                    ? `Print ${plan.labels} ${plan.labels === 1 ? 'label' : 'labels'}`
+                    : 'Print'}
           </button>
           {blocker && <span className="muted">{blocker}</span>}
         </div>
@@ -134,13 +145,11 @@ export function BatchScreen() {
 }
 
 function BatchProgress({ jobId }: { jobId: number }) {
-  const { jobs } = useStores();
   const live = useJobs((s) => s.live[jobId]);
   if (!live) return null;
   const { job, etaSeconds } = live;
   const progress = jobProgress(job);
   const eta = formatEta(etaSeconds);
-  const active = ACTIVE_JOB_STATES.has(job.state);
   return (
     <div className="batch-progress" data-testid="batch-progress" data-state={job.state}>
       <div className="row">
@@ -153,34 +162,7 @@ function BatchProgress({ jobId }: { jobId: number }) {
       </div>
       <ProgressBar fraction={progress.fraction} label="Batch progress" />
       {(live.message ?? job.reason) && <p className="field-hint">{live.message ?? job.reason}</p>}
-      {active && (
-        <div className="row">
-          {job.state === 'held' ? (
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => void jobs.getState().control('resume', job.id)}
-            >
-              Resume
-            </button>
-          ) : (
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => void jobs.getState().control('pause', job.id)}
-            >
-              Pause
-            </button>
-          )}
-          <button
-            type="button"
-            className="btn btn-danger"
-            onClick={() => void jobs.getState().control('cancel', job.id)}
-          >
-            Stop
-          </button>
-        </div>
-      )}
+      <JobControls job={job} cancelLabel="Stop" />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { JOB_STATE_NAMES } from '../../../../src/ipc/contract';
 import type { HistoryFilter } from '../../store/jobs';
 import { ErrorNotice } from '../../components/error-notice';
 import { JobStateChip, LabelStateChip } from '../../components/job-bits';
+import { JobControls } from '../../components/job-controls';
 import { useJobs, usePrinters, useStores } from '../../store/stores-context';
 
 const STATES = JOB_STATE_NAMES;
@@ -161,6 +162,7 @@ function JobDetail() {
         {when(job.createdAt)} by {job.createdBy}
         {job.reason ? ` · ${job.reason}` : ''}
       </p>
+      <JobControls job={job} />
       <div className="row">
         <button
           type="button"

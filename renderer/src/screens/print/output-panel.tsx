@@ -1,9 +1,8 @@
 /** Copies, printer (with its live status) and the ways out: print, save PDF / ZPL, export SVG / PNG, system dialog. */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import type { OutputFormat } from '../../../../src/ipc/contract';
 import { StatusPill } from '../../components/status-pill';
-import { MAX_COPIES, clampCopies } from '../../store/document';
-import { useDocument, usePrinters, useStores } from '../../store/stores-context';
+import { useDocument, usePrinters, useStores, useUi } from '../../store/stores-context';
 
 const EXPORTS: { format: OutputFormat; label: string }[] = [
   { format: 'pdf', label: 'Save PDF' },
@@ -14,13 +13,30 @@ const EXPORTS: { format: OutputFormat; label: string }[] = [
 
 export function OutputPanel() {
   const { document, ui } = useStores();
-  const copies = useDocument((s) => s.copies);
+  const copiesText = useDocument((s) => s.copiesText);
+  const copiesProblem = useDocument((s) => s.copiesProblem);
+  const confirming = useDocument((s) => s.confirmingCopies);
   const printer = useDocument((s) => s.printer);
   const busy = useDocument((s) => s.busy);
   const ready = useDocument((s) => s.detail !== null);
   const printers = usePrinters((s) => s.printers);
   const status = usePrinters((s) => (printer ? s.statuses[printer] : undefined));
+  const controlFocus = useUi((s) => s.controlFocus);
   const chosen = printers.find((p) => p.id === printer);
+  const printerBox = useRef<HTMLSelectElement>(null);
+  const copiesBox = useRef<HTMLInputElement>(null);
+  const printButton = useRef<HTMLButtonElement>(null);
+  const confirmButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (controlFocus?.target === 'printer') printerBox.current?.focus();
+    if (controlFocus?.target === 'copies') copiesBox.current?.focus();
+  }, [controlFocus]);
+
+  // A large quantity waits for a yes: the cursor goes to it, so Enter confirms and Escape does not print.
+  useEffect(() => {
+    if (confirming !== null) confirmButton.current?.focus();
+  }, [confirming]);
 
   return (
     <section className="card output" aria-labelledby="output-title">
@@ -34,8 +50,9 @@ export function OutputPanel() {
         <div className="printer-pick">
           <select
             id="printer-select"
+            ref={printerBox}
             value={printer ?? ''}
-            onChange={(e) => document.getState().setPrinter(e.target.value || null)}
+            onChange={(e) => document.getState().choosePrinter(e.target.value || null)}
           >
             <option value="">{printers.length ? 'Choose a printer' : 'No printers yet'}</option>
             {printers.map((p) => (
@@ -58,17 +75,70 @@ export function OutputPanel() {
         )}
       </div>
       <div className="output-row">
-        <CopiesInput copies={copies} onCommit={(n) => document.getState().setCopies(n)} />
+        <div className={`field field-copies${copiesProblem ? ' field-invalid' : ''}`}>
+          <label className="field-label" htmlFor="copies-input">
+            Copies
+          </label>
+          <input
+            id="copies-input"
+            ref={copiesBox}
+            type="text"
+            inputMode="numeric"
+            autoComplete="off"
+            value={copiesText}
+            aria-invalid={copiesProblem ? true : undefined}
+            aria-describedby={copiesProblem ? 'copies-problem' : undefined}
+            onChange={(e) => document.getState().setCopies(e.target.value)}
+          />
+        </div>
         <button
+          ref={printButton}
           type="button"
           className="btn btn-primary btn-large"
-          disabled={!ready || busy !== null}
+          // Not `disabled` while sending: a disabled button drops the focus, and the next key goes nowhere.
+          disabled={!ready}
+          aria-disabled={busy !== null || undefined}
           onClick={() => void document.getState().print()}
           aria-keyshortcuts="Control+P"
         >
           {busy === 'print' ? 'Sending…' : 'Print'}
         </button>
       </div>
+      {copiesProblem && (
+        <p className="field-problem" id="copies-problem">
+          {copiesProblem}
+        </p>
+      )}
+      {confirming !== null && (
+        <div className="confirm-copies" role="alertdialog" aria-label={`Print ${confirming} copies?`}>
+          <p className="small">
+            Print {confirming} copies of this label on {chosen?.name ?? 'the printer'}?
+          </p>
+          <div className="row">
+            <button
+              ref={confirmButton}
+              type="button"
+              className="btn btn-primary btn-small"
+              onClick={() => {
+                void document.getState().print({ confirmedCopies: true });
+                printButton.current?.focus();
+              }}
+            >
+              Print {confirming} copies
+            </button>
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              onClick={() => {
+                document.getState().cancelCopiesConfirm();
+                copiesBox.current?.focus();
+              }}
+            >
+              Change copies
+            </button>
+          </div>
+        </div>
+      )}
       <p className="shortcut-hint muted small" aria-hidden="true">
         Ctrl+P
       </p>
@@ -94,34 +164,5 @@ export function OutputPanel() {
         </button>
       </div>
     </section>
-  );
-}
-
-/** Copies as typed: the store gets each valid number at once and a clamped one when the input is left. */
-function CopiesInput({ copies, onCommit }: { copies: number; onCommit(copies: number): void }) {
-  const [text, setText] = useState(String(copies));
-  useEffect(() => setText(String(copies)), [copies]);
-  return (
-    <label className="field field-copies">
-      <span className="field-label">Copies</span>
-      <input
-        type="number"
-        min={1}
-        max={MAX_COPIES}
-        step={1}
-        inputMode="numeric"
-        value={text}
-        onChange={(e) => {
-          setText(e.target.value);
-          const n = Number(e.target.value);
-          if (e.target.value !== '' && Number.isInteger(n) && n >= 1 && n <= MAX_COPIES) onCommit(n);
-        }}
-        onBlur={() => {
-          const n = clampCopies(Number(text));
-          onCommit(n);
-          setText(String(n));
-        }}
-      />
-    </label>
   );
 }

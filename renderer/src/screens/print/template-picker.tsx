@@ -7,6 +7,7 @@ import type { TemplateRef, TemplateSource } from '../../../../src/ipc/contract';
 import { ErrorNotice } from '../../components/error-notice';
 import { Icon } from '../../components/icons';
 import { Pill, type Tone } from '../../components/status-pill';
+import { editableFields } from '../../lib/form-keys';
 import { sameRef, visibleTemplates } from '../../store/catalog';
 import { useCatalog, useConnection, useDocument, useStores } from '../../store/stores-context';
 import { CaptureDialog } from './capture-dialog';
@@ -31,7 +32,26 @@ export function TemplatePicker() {
 
   const visible = useMemo(() => visibleTemplates(templates, query, recent), [templates, query, recent]);
 
-  const choose = (ref: TemplateRef) => void document.getState().selectTemplate(ref);
+  /** Loads the template, then puts the cursor on its first field (typing starts there). */
+  const choose = (ref: TemplateRef) =>
+    void document
+      .getState()
+      .selectTemplate(ref)
+      .then(() => {
+        const { detail } = document.getState();
+        const first = editableFields(detail && sameRef(detail.ref, ref) ? detail.template.fields : [])[0];
+        if (first) ui.getState().focusField(first.name);
+      });
+
+  const onSearchKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter' && visible.length === 1) {
+      e.preventDefault();
+      choose(visible[0]!.ref);
+    } else if (e.key === 'ArrowDown' && visible.length > 0) {
+      e.preventDefault();
+      list.current?.querySelector<HTMLLIElement>('[role="option"]')?.focus();
+    }
+  };
 
   const onListKey = (e: KeyboardEvent<HTMLLIElement>, index: number) => {
     const step = e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;
@@ -75,6 +95,7 @@ export function TemplatePicker() {
           placeholder="Search templates"
           value={query}
           onChange={(e) => catalog.getState().setQuery(e.target.value)}
+          onKeyDown={onSearchKey}
         />
       </div>
       <ul className="picker-list" role="listbox" aria-label="Template" ref={list}>
