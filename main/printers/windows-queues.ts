@@ -105,10 +105,7 @@ async function listQueues(spooler: () => Promise<SpoolerApi>): Promise<SpoolerQu
         'The Windows Print Spooler service is not running, so its queues could not be listed; start it in Services.',
         { cause: e },
       );
-    if (e instanceof Win32Error)
-      throw new DiscoverySourceError(`Windows print queues could not be listed (Windows error ${e.code}).`, {
-        cause: e,
-      });
-    throw e;
+    const reason = e instanceof Win32Error ? `Windows error ${e.code}` : (e as Error).message;
+    throw new DiscoverySourceError(`Windows print queues could not be listed (${reason}).`, { cause: e });
   }
 }

@@ -71,9 +71,11 @@ const PRINTER_ENUM_CONNECTIONS = 0x4;
 
 /** Windows-only: the spooler API through koffi, loaded once. Rejects where winspool.drv cannot be loaded. */
 export function loadSpooler(): Promise<SpoolerApi> {
-  spooler ??= bind();
-  // A failed load is not cached: the next call tries again (and reports the same problem).
-  spooler.catch(() => (spooler = undefined));
+  if (!spooler) {
+    spooler = bind();
+    // A failed load is not cached: the next call tries again (and reports the same problem).
+    spooler.catch(() => (spooler = undefined));
+  }
   return spooler;
 }
 let spooler: Promise<SpoolerApi> | undefined;

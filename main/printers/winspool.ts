@@ -45,6 +45,8 @@ export interface WinspoolTransportOptions {
 
 /** Bytes per WritePrinter call: large enough to be quick, small enough to yield to the event loop between. */
 const CHUNK_BYTES = 64 * 1024;
+/** Pause, in ms, after a WritePrinter call that took no bytes. */
+const NO_PROGRESS_PAUSE_MS = 50;
 
 export class WinspoolTransport implements PrinterTransport {
   readonly uri: string;
@@ -108,8 +110,11 @@ export class WinspoolTransport implements PrinterTransport {
           written,
         );
       }
-      // A short write is retried with the rest; between calls the event loop runs.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // A short write is retried with the rest; between calls the event loop runs, and a spooler that took
+      // nothing is given a moment before the next try.
+      await new Promise<void>((resolve) =>
+        taken > 0 ? setImmediate(resolve) : setTimeout(resolve, NO_PROGRESS_PAUSE_MS),
+      );
     }
   }
 

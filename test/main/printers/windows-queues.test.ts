@@ -27,6 +27,7 @@ import {
   PrinterIoError,
   PrinterNotFound,
   PrinterRefused,
+  PrinterTimeout,
   PrinterUnsupported,
 } from '../../../src/printers/transport';
 
@@ -273,6 +274,18 @@ describe('winspool transport (in-memory spooler)', () => {
     await expect(u.close()).rejects.toBeInstanceOf(PrinterIoError);
     expect(failing.calls.slice(-3)).toEqual(['endDoc', 'abort', 'close']);
     expect(failing.openHandles()).toBe(0);
+  });
+
+  it('a spooler that stops taking bytes is a write timeout with what it took, and the job is deleted', async () => {
+    const stalled = memorySpooler([queue({ name: 'ZDesigner ZD421' })], { maxPerWrite: 0 });
+    const t = new WinspoolTransport(target, { spooler: async () => stalled.api });
+    await t.open();
+    const error = await t.write(labels[0]!, { timeoutMs: 100 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PrinterTimeout);
+    expect(error).toMatchObject({ phase: 'write', bytesWritten: 0 });
+    await t.abort();
+    expect(stalled.calls.slice(-2)).toEqual(['abort', 'close']);
+    expect(stalled.jobs).toEqual([]);
   });
 
   it('PDF to a Windows queue is refused with what to do instead; status is not available', async () => {
