@@ -98,11 +98,29 @@ export class SerialTransport extends StreamTransport {
     return new PrinterIoError(`${this.uri}: ${message}`, this.uri, { cause: error });
   }
 
-  protected override discard(stream: Duplex): void {
+  protected override discard(stream: Duplex): Promise<void> {
     const port = stream as SerialPortClass;
-    // tcflush: bytes still queued in the OS for the UART are dropped rather than sent after we gave up.
-    if (port.isOpen) port.flush(() => port.destroy());
-    else port.destroy();
+    // tcflush: bytes still queued in the OS for the UART are dropped rather than sent after we gave up. Then
+    // close (serialport's destroy() leaves the port open and locked: the next open would fail "Cannot lock").
+    return new Promise((resolve) => {
+      if (!port.isOpen) {
+        port.destroy();
+        resolve();
+        return;
+      }
+      const timer = setTimeout(() => {
+        port.destroy();
+        resolve();
+      }, DRAIN_TIMEOUT_MS);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      port.flush(() => {
+        if (port.isOpen) port.close(() => done());
+        else done();
+      });
+    });
   }
 
   protected shutdown(stream: Duplex): Promise<void> {

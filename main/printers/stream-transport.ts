@@ -44,9 +44,13 @@ export abstract class StreamTransport implements PrinterTransport {
   protected abstract mapError(error: Error, bytesWritten: number, totalBytes: number): PrinterError;
   /** Ends the stream politely, resolving once it is closed. */
   protected abstract shutdown(stream: Duplex): Promise<void>;
-  /** Ends the stream at once, discarding what the printer has not read where the link allows it. */
-  protected discard(stream: Duplex): void {
+  /**
+   * Ends the stream at once, discarding what the printer has not read where the link allows it; resolves once
+   * the link is released (a serial port must be closed before it can be opened again).
+   */
+  protected discard(stream: Duplex): Promise<void> {
     stream.destroy();
+    return Promise.resolve();
   }
 
   async open(options: OpenOptions = {}): Promise<void> {
@@ -86,8 +90,9 @@ export abstract class StreamTransport implements PrinterTransport {
   async abort(): Promise<void> {
     const stream = this.stream;
     this.stream = undefined;
-    if (stream && !stream.destroyed) this.discard(stream);
+    const discarded = stream && !stream.destroyed ? this.discard(stream) : Promise.resolve();
     await this.queue.catch(() => undefined);
+    await discarded.catch(() => undefined);
   }
 
   /** One operation at a time: a status query never interleaves with a job's bytes. */
@@ -112,7 +117,7 @@ export abstract class StreamTransport implements PrinterTransport {
           this.writing = undefined;
           // The printer stopped reading: drop the link and what is still queued for it, so the half-sent
           // job cannot print later (a printer discards a format cut short).
-          this.discard(stream);
+          void this.discard(stream).catch(() => undefined);
           reject(
             new PrinterTimeout(
               `${this.uri}: printer stopped accepting data for ${stallMs} ms after ${written} of ${bytes.length} bytes`,

@@ -93,9 +93,10 @@ export class TcpTransport extends StreamTransport {
     }
   }
 
-  protected override discard(stream: Duplex): void {
+  protected override discard(stream: Duplex): Promise<void> {
     // A reset, not a FIN: the kernel drops unsent bytes instead of delivering them after we gave up.
     (stream as Socket).resetAndDestroy();
+    return Promise.resolve();
   }
 
   protected shutdown(stream: Duplex): Promise<void> {

@@ -113,6 +113,8 @@ export async function deliverLabels(
   const confirmTimeoutMs = options.confirmTimeoutMs ?? DEFAULT_TIMEOUTS.requestMs;
   /** The label in flight when the last fault came: it may have arrived, so its resend is a possible duplicate. */
   let inDoubt: number | undefined;
+  /** Times the first unconfirmed label's bytes went out: each may have printed. */
+  let sendsUnconfirmed = 0;
   /** Faults since the last label was confirmed. */
   let failures = 0;
   let confirmedBefore = 0;
@@ -140,10 +142,12 @@ export async function deliverLabels(
           report.possibleDuplicates.push(index + 1);
         }
         inDoubt = index + 1;
+        sendsUnconfirmed++;
         await transport.write(payloads[index] as Uint8Array, { timeoutMs: writeStallMs });
         await confirmReceipt(transport, confirmTimeoutMs);
         report.confirmed++;
         inDoubt = undefined;
+        sendsUnconfirmed = 0;
       }
       const open = transport;
       transport = undefined;
@@ -158,8 +162,14 @@ export async function deliverLabels(
 
     const labelNumber = report.confirmed + 1;
     const reason = failure instanceof Error ? failure.message : String(failure);
+    // A person deciding whether to print again must know that the unconfirmed label may be on paper already.
+    const mayHavePrinted = sendsUnconfirmed
+      ? `; label ${labelNumber} was sent ${sendsUnconfirmed === 1 ? 'once' : `${sendsUnconfirmed} times`} and may have printed`
+      : '';
     const fail = (kind: DeliveryFailureKind, sentence: string): DeliveryFailed =>
-      new DeliveryFailed(sentence, kind, { ...report }, payloads.length, { cause: failure });
+      new DeliveryFailed(`${sentence}${mayHavePrinted}`, kind, { ...report }, payloads.length, {
+        cause: failure,
+      });
     if (!(failure instanceof PrinterError || failure instanceof NotConfirmed)) throw failure;
     if (failure instanceof PrinterTimeout && failure.phase === 'write') {
       throw fail(

@@ -87,7 +87,7 @@ describe('deliverLabels over TCP', () => {
     expect(f.report.attempts).toBe(3);
     expect(f.report.possibleDuplicates).toEqual([1]);
     expect(f.message).toMatch(
-      /^label 1 of 3 was not confirmed after 2 retries: .*connection.*; no label was confirmed$/,
+      /^label 1 of 3 was not confirmed after 2 retries: .*connection.*; no label was confirmed; label 1 was sent 3 times and may have printed$/,
     );
     expect(printedParcels(e)).toEqual([]);
   });
