@@ -2,11 +2,11 @@
  * `labeldesk capture --template NAME --fields a,b,c [--out FILE]`: a hosted template as a local template file
  * (src/api/capture.ts), from one fetch-markups call. What could not be captured is listed on stderr.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname, resolve as resolvePath } from 'node:path';
+import { resolve as resolvePath } from 'node:path';
 import { captureTemplate, type CaptureField } from '../api/capture';
 import { HOSTED_HELP, hostedApiOptions, hostedSetup, hostedTemplateName } from './hosted-options';
-import { UsageError, type CliIo } from './io';
+import { FileWriteError, writeFileAtomic } from '../engine/server/atomic-file';
+import { CliError, UsageError, type CliIo } from './io';
 import { parseOptions } from './template-commands';
 
 export const CAPTURE_HELP = `Usage: labeldesk capture --template NAME --fields a,b,c [--out FILE] [--placeholders]
@@ -16,8 +16,9 @@ Turns a hosted template into a LabelDesk template file with one fetch-markups re
   --template NAME    the hosted template's exact name
   --fields LIST      its API field names, comma-separated; mark a field that feeds an EAN/UPC/ITF barcode
                      with ":digits" (e.g. sku,gtin:digits) so it is sent a number
-  --out FILE         write the template here (default: stdout); put it in your templates folder
-                     (--templates / $LABELDESK_TEMPLATES) or <data dir>/captured/ to use it offline
+  --out FILE         write the template here, replacing a file of that name (default: stdout); put it in
+                     your templates folder (--templates / $LABELDESK_TEMPLATES) or <data dir>/captured/ to
+                     use it offline
   --placeholders     a second request (another print) to learn each field's placeholder
 ${HOSTED_HELP}`;
 
@@ -63,11 +64,12 @@ export async function captureCommand(args: string[], io: CliIo): Promise<number>
     });
     const text = JSON.stringify(result.template, null, 2) + '\n';
     if (values.out) {
-      const file = resolvePath(io.cwd, values.out);
-      await mkdir(dirname(file), { recursive: true });
-      const tmp = `${file}.partial-${process.pid}`;
-      await writeFile(tmp, text);
-      await rename(tmp, file);
+      try {
+        await writeFileAtomic(resolvePath(io.cwd, values.out), text, 0o644);
+      } catch (e) {
+        if (e instanceof FileWriteError) throw new CliError(`--out ${values.out}: ${e.message}`);
+        throw e;
+      }
     } else {
       io.stdout(text);
     }

@@ -11,11 +11,55 @@ export interface CliIo {
   readStdin: () => Promise<string>;
 }
 
-export function processIo(): CliIo {
+/** The process's own streams, for `bin`. */
+export interface ProcessIo extends CliIo {
+  /**
+   * Why writing the output failed, when it failed for another reason than a reader that went away (a full
+   * disk behind `> file`): the run then fails with this sentence. Undefined otherwise.
+   */
+  outputFailure(): string | undefined;
+}
+
+/**
+ * A writer to a process stream that a closed pipe ends quietly: `labeldesk usage | head` closes standard
+ * output after ten lines, and the rest of the output is dropped (EPIPE), as with any Unix tool, instead of an
+ * unhandled 'error' event and a stack trace. Any other write error is kept for `outputFailure`.
+ */
+function quietOnClosedPipe(
+  stream: NodeJS.WriteStream,
+  name: string,
+  onFailure: (reason: string) => void,
+): (chunk: string | Uint8Array) => void {
+  let open = true;
+  const failed = (e: NodeJS.ErrnoException): void => {
+    open = false;
+    if (e.code !== 'EPIPE' && e.code !== 'ERR_STREAM_DESTROYED')
+      onFailure(`cannot write to ${name} (${e.code ?? e.message})`);
+  };
+  // Pipes and sockets report the error as an event; a file (`> out.zpl`) is written synchronously and throws.
+  stream.on('error', failed);
+  return (chunk) => {
+    if (!open || stream.destroyed) return;
+    try {
+      stream.write(chunk);
+    } catch (e) {
+      failed(e as NodeJS.ErrnoException);
+    }
+  };
+}
+
+export function processIo(): ProcessIo {
+  let failure: string | undefined;
+  const fail = (reason: string): void => {
+    failure ??= reason;
+  };
+  const stdout = quietOnClosedPipe(process.stdout, 'standard output', fail);
+  const stderr = quietOnClosedPipe(process.stderr, 'standard error', fail);
   return {
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
-    stdoutBytes: (b) => process.stdout.write(b),
+    stdout,
+    stderr,
+    stdoutBytes: stdout,
+    outputFailure: () => failure,
     env: process.env,
     cwd: process.cwd(),
     readStdin: async () => {

@@ -2,7 +2,7 @@
  * Running jobs from the command line, for `labeldesk jobs` and `labeldesk batch`: the job service opened for one
  * command, the progress line, Ctrl+C that pauses instead of killing, and the summary at the end.
  */
-import { defaultDataDir } from '../engine/server/data-dir';
+import { FileWriteError } from '../engine/server/atomic-file';
 import { BatchError } from '../jobs/batch';
 import { formatEta, type JobServiceEvent } from '../jobs/events';
 import { JobNotFound } from '../jobs/store';
@@ -14,7 +14,9 @@ import {
   type JobService,
   type JobServiceOptions,
 } from '../../main/jobs/job-service';
+import { JobStoreUnreadable } from '../../main/jobs/sqlite-job-store';
 import { CliError, UsageError, type CliIo } from './io';
+import { privateDataDir } from './keys-commands';
 
 /** The options every job command takes (`jobOptions` in jobs-command.ts). */
 export type JobArgs = {
@@ -29,7 +31,9 @@ export function asCliError(e: unknown): unknown {
     e instanceof JobRequestError ||
     e instanceof JobNotFound ||
     e instanceof BatchError ||
-    e instanceof PrinterUriError
+    e instanceof PrinterUriError ||
+    e instanceof JobStoreUnreadable ||
+    e instanceof FileWriteError
   ) {
     return new CliError(e.message);
   }
@@ -51,12 +55,18 @@ export async function withJobService<T>(
   extra: Partial<JobServiceOptions> = {},
 ): Promise<T> {
   const by = values.by ?? io.env.LABELDESK_USER;
-  const service = openJobService({
-    dataDir: values['data-dir'] ?? defaultDataDir(io.env),
-    timing: { maxConnectFailures: retriesOf(values.retries) },
-    ...(by ? { user: by } : {}),
-    ...extra,
-  });
+  const dataDir = privateDataDir(values, io);
+  let service: JobService;
+  try {
+    service = openJobService({
+      dataDir,
+      timing: { maxConnectFailures: retriesOf(values.retries) },
+      ...(by ? { user: by } : {}),
+      ...extra,
+    });
+  } catch (e) {
+    throw asCliError(e);
+  }
   try {
     return await f(service);
   } finally {

@@ -4,7 +4,8 @@
  * data folder; see src/engine/server/data-dir.ts). A running server sees key changes on its next request.
  */
 import { resolve as resolvePath } from 'node:path';
-import { dataFiles, defaultDataDir } from '../engine/server/data-dir';
+import { FileWriteError } from '../engine/server/atomic-file';
+import { dataFiles, defaultDataDir, securePrivateFolder } from '../engine/server/data-dir';
 import {
   createKey,
   readKeysFile,
@@ -22,6 +23,28 @@ export const dataDirOption = { 'data-dir': { type: 'string' } } as const;
 /** `--data-dir` (relative to the working directory), else `$LABELDESK_DATA_DIR`, else the OS default. */
 export function dataDirOf(values: { 'data-dir'?: string | undefined }, io: CliIo): string {
   return values['data-dir'] ? resolvePath(io.cwd, values['data-dir']) : defaultDataDir(io.env);
+}
+
+/**
+ * The data folder for a command that writes label data or keys into it: created 0700, or tightened to 0700
+ * (with a note on stderr) when other users could read it. A folder that cannot be created is a user error.
+ */
+export function privateDataDir(values: { 'data-dir'?: string | undefined }, io: CliIo): string {
+  const dir = dataDirOf(values, io);
+  let widerMode: number | undefined;
+  try {
+    widerMode = securePrivateFolder(dir);
+  } catch (e) {
+    if (e instanceof FileWriteError)
+      throw new CliError(`the data folder cannot be used: ${e.message} (choose another with --data-dir)`);
+    throw e;
+  }
+  if (widerMode !== undefined)
+    io.stderr(
+      `note: ${dir} was open to other users (mode ${widerMode.toString(8).padStart(4, '0')}); ` +
+        'it holds label data, so it is now 0700\n',
+    );
+  return dir;
 }
 
 export const KEYS_HELP = `Usage: labeldesk keys <create|regenerate|list|revoke> [options]
@@ -68,7 +91,8 @@ export async function keysCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout(KEYS_HELP);
     return 0;
   }
-  const file = dataFiles(dataDirOf(values, io)).keys;
+  // list only reads; the others write keys.json, so its folder is made private first.
+  const file = dataFiles(sub === 'list' ? dataDirOf(values, io) : privateDataDir(values, io)).keys;
   if (values.allowance !== undefined && sub !== 'create')
     throw new UsageError('--allowance is for keys create');
   try {

@@ -148,13 +148,20 @@ function isMain(): boolean {
 if (isMain()) {
   const io = processIo();
   installLastResort((line) => io.stderr(`labeldesk: ${line}\n`), { debug: Boolean(io.env.LABELDESK_DEBUG) });
+  // A write error other than a closed pipe (EPIPE ends quietly) fails the run, whatever the command returned.
+  const exitCode = (code: number): number => {
+    const failure = io.outputFailure();
+    if (failure === undefined) return code;
+    io.stderr(`labeldesk: ${failure}\n`);
+    return code === 0 ? 1 : code;
+  };
   // Let stdout drain before exiting (large markup or PDF output through a pipe).
   runCli(process.argv.slice(2), io).then(
     (code) => {
-      process.exitCode = code;
+      process.exitCode = exitCode(code);
     },
     (e: unknown) => {
-      process.exitCode = reportError(e, io);
+      process.exitCode = exitCode(reportError(e, io));
     },
   );
 }

@@ -2,9 +2,9 @@
  * `labeldesk render`: one file per copy in --out DIR (named so they sort), or the single output on stdout.
  * Files are written to a temporary name and renamed, so an interrupted run never leaves half a label.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
 import { renderPdfLabels, renderPngLabels, renderSvgLabels, renderZplLabels } from '../engine/render';
+import { FileWriteError, makeDirectory, writeFileAtomic } from '../engine/server/atomic-file';
 import { CliError, UsageError, type CliIo } from './io';
 import { parseOptions, templateOptions } from './template-commands';
 import { HOSTED_HELP, hostedApiOptions, hostedSetup } from './hosted-options';
@@ -31,7 +31,8 @@ export const RENDER_HELP = `Usage: labeldesk render --template NAME|FILE --forma
   --dpi N                 zpl: 100..1200 (default 203); png: default 203
   --max-width-dots N      zpl: printhead width, 100..10000 (default 832); wider labels are cut
   --compression z64|acs|hex   zpl graphic encoding (default z64)
-  --out DIR               write one file per copy into DIR (created if missing)
+  --out DIR               write one file per copy into DIR (created if missing); files of the same
+                          name there are replaced
   --single-file           with --out: one multi-page PDF, or all ZPL jobs in one .zpl file
 
 Without --out the output goes to stdout (one copy only).
@@ -146,19 +147,23 @@ export async function writeOutputs(
     return 0;
   }
   const dir = resolvePath(io.cwd, opts.out);
-  await mkdir(dir, { recursive: true });
   const digits = Math.max(3, String(outputs.length).length);
   const written: string[] = [];
-  for (const [i, output] of outputs.entries()) {
-    const name =
-      outputs.length === 1 && opts.singleFile
-        ? `${templateName}.${format}`
-        : `${templateName}-${String(i + 1).padStart(digits, '0')}.${format}`;
-    const file = join(dir, name);
-    const tmp = `${file}.partial-${process.pid}`;
-    await writeFile(tmp, output);
-    await rename(tmp, file);
-    written.push(file);
+  try {
+    await makeDirectory(dir);
+    for (const [i, output] of outputs.entries()) {
+      const name =
+        outputs.length === 1 && opts.singleFile
+          ? `${templateName}.${format}`
+          : `${templateName}-${String(i + 1).padStart(digits, '0')}.${format}`;
+      const file = join(dir, name);
+      await writeFileAtomic(file, output); // 0600: labels hold names and addresses
+      written.push(file);
+    }
+  } catch (e) {
+    if (!(e instanceof FileWriteError)) throw e;
+    const hint = e.path === dir && e.code === 'ENOTDIR' ? '; --out takes a folder, one file per copy' : '';
+    throw new CliError(`--out ${opts.out}: ${e.message}${hint}`);
   }
   io.stderr(`wrote ${written.length} file${written.length === 1 ? '' : 's'} to ${dir}\n`);
   return 0;

@@ -15,7 +15,7 @@ import { createTransport } from '../../main/printers/open-transport';
 import { createProfileStore } from '../../main/printers/profile-store';
 import { PrintersFileError } from '../printers/printers-file';
 import { CliError, UsageError, type CliIo } from './io';
-import { dataDirOf, dataDirOption } from './keys-commands';
+import { dataDirOption, privateDataDir } from './keys-commands';
 import { parseOptions } from './template-commands';
 
 const MIB = 1024 * 1024;
@@ -61,6 +61,14 @@ export interface ServeDeps {
   openTransport?: OpenTransport;
   /** Called once listening (tests). */
   onListening?: (url: string) => void;
+}
+
+/** TCP ports are 16-bit; 0 asks the system for a free one. */
+function portOption(raw: string | undefined): number | undefined {
+  const port = positiveInt('--port', raw, 0);
+  if (port !== undefined && port > 65535)
+    throw new UsageError(`--port: expected a port number from 0 to 65535, got "${raw}"`);
+  return port;
 }
 
 function positiveInt(name: string, raw: string | undefined, min: number): number | undefined {
@@ -138,8 +146,8 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
   const templates = values.templates ?? io.env.LABELDESK_TEMPLATES;
   const options: ServerOptions = {
     host: values.host ?? DEFAULTS.host,
-    port: positiveInt('--port', values.port, 0) ?? DEFAULTS.port,
-    dataDir: dataDirOf(values, io),
+    port: portOption(values.port) ?? DEFAULTS.port,
+    dataDir: privateDataDir(values, io),
     ...(templates ? { templatesDir: resolvePath(io.cwd, templates) } : {}),
     rateLimitPerMinute: positiveInt('--rate-limit', values['rate-limit'], 1) ?? DEFAULTS.rateLimitPerMinute,
     svgTtlHours: positiveInt('--svg-ttl-hours', values['svg-ttl-hours'], 1) ?? DEFAULTS.svgTtlHours,
@@ -186,8 +194,16 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       throw new CliError(`port ${options.port} on ${options.host} is in use (try --port)`);
-    if (code === 'EADDRNOTAVAIL' || code === 'EACCES')
-      throw new CliError(`cannot listen on ${options.host}:${options.port} (${code})`);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME')
+      throw new CliError(`--host ${options.host}: no such address or host name (give an IP address)`);
+    if (code === 'EADDRNOTAVAIL')
+      throw new CliError(
+        `--host ${options.host}: not an address of this computer, so serve cannot listen on it`,
+      );
+    if (code === 'EACCES')
+      throw new CliError(
+        `port ${options.port} on ${options.host} needs administrator rights (try --port 8080)`,
+      );
     throw e;
   }
   io.stdout(`labeldesk serve: listening on ${server.url} (data: ${options.dataDir})\n`);

@@ -17,17 +17,41 @@ import { parseArgs } from 'node:util';
 import { NO_FAULTS, ZebraPrinterModel, type EmulatorFaults } from './zebra-core';
 import { startZebraEmulator } from './zebra-emulator';
 
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '9100' },
-    host: { type: 'string', default: '127.0.0.1' },
-    dpi: { type: 'string', default: '203' },
-    model: { type: 'string' },
-    out: { type: 'string' },
-    serial: { type: 'string' },
-    baud: { type: 'string', default: '9600' },
-  },
-});
+const USAGE = `Usage: npm run emulator -- [--port 9100] [--host 127.0.0.1] [--dpi 152|203|300|600] [--model NAME]
+                            [--out DIR] [--serial /dev/pts/N --baud 9600]
+
+A Zebra printer on TCP (or a serial line) that answers ~HS, ~HI and SGD and reports every format received
+(saved as DIR/job-0001.zpl ... with --out). Type on standard input to flip faults while it runs:
+
+  paper-out on|off   head-open on|off   ribbon-out on|off   pause   resume
+  silent on|off      silent-faulted on|off   drop N [every]   slow MS   stall on|off
+  clear   status   jobs   quit
+`;
+
+let parsed;
+try {
+  parsed = parseArgs({
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      port: { type: 'string', default: '9100' },
+      host: { type: 'string', default: '127.0.0.1' },
+      dpi: { type: 'string', default: '203' },
+      model: { type: 'string' },
+      out: { type: 'string' },
+      serial: { type: 'string' },
+      baud: { type: 'string', default: '9600' },
+    },
+  });
+} catch (e) {
+  // An unknown or incomplete option: one line and the usage, not a stack trace.
+  console.error(`emulator: ${(e as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+const { values } = parsed;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 
 const dpi = Number(values.dpi);
 if (![152, 203, 300, 600].includes(dpi)) {
