@@ -24,6 +24,31 @@ const toDraft = (p: PrinterView): Draft => ({
   darkness: p.darkness === null ? '' : String(p.darkness),
 });
 
+type DraftField = 'name' | 'uri' | 'dpi' | 'darkness';
+
+const whole = (text: string) => /^\d+$/.test(text.trim());
+
+/**
+ * What is wrong with the form, by field, in sentences (our own messages, shown under each field, instead of the
+ * browser's popups). Empty when it can be saved.
+ */
+export function draftProblems(d: Draft): Partial<Record<DraftField, string>> {
+  const problems: Partial<Record<DraftField, string>> = {};
+  if (!d.name.trim()) problems.name = 'Name: type a name people will recognise, such as "Dock Zebra".';
+  if (!d.uri.trim()) problems.uri = 'Address: type where the printer is, such as tcp://10.0.0.5:9100.';
+  const dpi = d.dpi.trim();
+  if (dpi && (!whole(dpi) || Number(dpi) < 100 || Number(dpi) > 1200)) {
+    problems.dpi =
+      'Resolution: type a whole number of dpi from 100 to 1200, or leave it empty to ask the printer.';
+  }
+  const darkness = d.darkness.trim();
+  if (darkness && (!whole(darkness) || Number(darkness) > 30)) {
+    problems.darkness =
+      "Darkness: type a whole number from 0 to 30, or leave it empty for the printer's own.";
+  }
+  return problems;
+}
+
 /** The form's text → the request; blank dpi or darkness means "ask the printer" / "leave it". */
 export function draftToInput(d: Draft): PrinterInput {
   return {
@@ -45,6 +70,12 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
   const error = usePrinters((s) => s.error);
   const defaultPrinter = useConnection((s) => s.settings?.defaultPrinter ?? null);
   const [draft, setDraft] = useState<Draft | null>(null);
+  // Problems show once Save was pressed, then follow the typing.
+  const [checked, setChecked] = useState(false);
+  const open = (next: Draft) => {
+    setDraft(next);
+    setChecked(false);
+  };
   const [removing, setRemoving] = useState<string | null>(null);
   // Whether Discover has been asked in this visit: only then does an empty result say "No printers found".
   const [looked, setLooked] = useState(false);
@@ -57,6 +88,13 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!draft) return;
+    setChecked(true);
+    const problems = draftProblems(draft);
+    const first = (['name', 'uri', 'dpi', 'darkness'] as const).find((f) => problems[f]);
+    if (first) {
+      window.document.getElementById(`printer-${first}`)?.focus();
+      return;
+    }
     const saved = await printers.getState().save(draftToInput(draft));
     if (saved) setDraft(null);
   };
@@ -81,7 +119,7 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
         >
           {discovering ? 'Looking…' : 'Discover'}
         </button>
-        <button type="button" className="btn btn-primary btn-small" onClick={() => setDraft({ ...EMPTY })}>
+        <button type="button" className="btn btn-primary btn-small" onClick={() => open({ ...EMPTY })}>
           Add printer
         </button>
       </div>
@@ -112,7 +150,7 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
                 type="button"
                 className="btn btn-ghost btn-small"
                 aria-label={`Edit ${p.name}`}
-                onClick={() => setDraft(toDraft(p))}
+                onClick={() => open(toDraft(p))}
               >
                 Edit
               </button>
@@ -159,67 +197,16 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
       )}
 
       {draft && (
-        <form
-          className="printer-form"
+        <PrinterForm
+          draft={draft}
+          problems={checked ? draftProblems(draft) : {}}
+          onChange={setDraft}
           onSubmit={(e) => void submit(e)}
-          aria-label={draft.id ? 'Edit printer' : 'Add printer'}
-        >
-          <h3>{draft.id ? `Edit ${draft.name || 'printer'}` : 'Add a printer'}</h3>
-          <div className="grid-2">
-            <label className="field">
-              <span className="field-label">Name</span>
-              <input
-                required
-                value={draft.name}
-                onChange={(e) => setDraft({ ...draft, name: e.target.value })}
-                autoFocus
-              />
-            </label>
-            <label className="field">
-              <span className="field-label">Address (URI)</span>
-              <input
-                required
-                className="mono"
-                placeholder="tcp://192.168.1.50:9100"
-                value={draft.uri}
-                onChange={(e) => setDraft({ ...draft, uri: e.target.value })}
-              />
-              <span className="field-hint">
-                tcp://host:9100 · usb://0a5f:0181 · serial:///dev/ttyUSB0?baud=9600 · cups://Queue
-              </span>
-            </label>
-            <label className="field">
-              <span className="field-label">Resolution (dpi)</span>
-              <input
-                type="number"
-                min={100}
-                max={1200}
-                placeholder="Ask the printer"
-                value={draft.dpi}
-                onChange={(e) => setDraft({ ...draft, dpi: e.target.value })}
-              />
-            </label>
-            <label className="field">
-              <span className="field-label">Darkness (0–30)</span>
-              <input
-                type="number"
-                min={0}
-                max={30}
-                placeholder="Printer’s own"
-                value={draft.darkness}
-                onChange={(e) => setDraft({ ...draft, darkness: e.target.value })}
-              />
-            </label>
-          </div>
-          <div className="row">
-            <button type="submit" className="btn btn-primary">
-              Save printer
-            </button>
-            <button type="button" className="btn btn-secondary" onClick={() => setDraft(null)}>
-              Cancel
-            </button>
-          </div>
-        </form>
+          onCancel={() => {
+            setDraft(null);
+            setChecked(false);
+          }}
+        />
       )}
 
       {(discovered.length > 0 || discoverProblems.length > 0 || (looked && !discovering)) && (
@@ -244,7 +231,7 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
                   type="button"
                   className="btn btn-secondary btn-small"
                   aria-label={`Add ${d.name}`}
-                  onClick={() => setDraft({ ...EMPTY, name: d.name, uri: d.uri })}
+                  onClick={() => open({ ...EMPTY, name: d.name, uri: d.uri })}
                 >
                   Add
                 </button>
@@ -259,5 +246,78 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
         </div>
       )}
     </section>
+  );
+}
+
+function PrinterForm({
+  draft,
+  problems,
+  onChange,
+  onSubmit,
+  onCancel,
+}: {
+  draft: Draft;
+  problems: Partial<Record<DraftField, string>>;
+  onChange(draft: Draft): void;
+  onSubmit(e: FormEvent): void;
+  onCancel(): void;
+}) {
+  /** The input's wiring: its id, its problem under it, and the problem's link for screen readers. */
+  const wire = (field: DraftField) => ({
+    id: `printer-${field}`,
+    value: draft[field],
+    'aria-invalid': problems[field] ? true : undefined,
+    'aria-describedby': problems[field] ? `printer-${field}-problem` : undefined,
+    onChange: (e: { target: { value: string } }) => onChange({ ...draft, [field]: e.target.value }),
+  });
+  const problem = (field: DraftField) =>
+    problems[field] && (
+      <span className="field-problem" id={`printer-${field}-problem`}>
+        {problems[field]}
+      </span>
+    );
+  const cls = (field: DraftField) => `field${problems[field] ? ' field-invalid' : ''}`;
+  return (
+    <form
+      className="printer-form"
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={draft.id ? 'Edit printer' : 'Add printer'}
+    >
+      <h3>{draft.id ? `Edit ${draft.name || 'printer'}` : 'Add a printer'}</h3>
+      <div className="grid-2">
+        <label className={cls('name')}>
+          <span className="field-label">Name</span>
+          <input {...wire('name')} aria-required autoFocus />
+          {problem('name')}
+        </label>
+        <label className={cls('uri')}>
+          <span className="field-label">Address (URI)</span>
+          <input {...wire('uri')} aria-required className="mono" placeholder="tcp://192.168.1.50:9100" />
+          {problem('uri')}
+          <span className="field-hint">
+            tcp://host:9100 · usb://0a5f:0181 · serial:///dev/ttyUSB0?baud=9600 · cups://Queue
+          </span>
+        </label>
+        <label className={cls('dpi')}>
+          <span className="field-label">Resolution (dpi)</span>
+          <input {...wire('dpi')} inputMode="numeric" placeholder="Ask the printer" />
+          {problem('dpi')}
+        </label>
+        <label className={cls('darkness')}>
+          <span className="field-label">Darkness (0–30)</span>
+          <input {...wire('darkness')} inputMode="numeric" placeholder="Printer’s own" />
+          {problem('darkness')}
+        </label>
+      </div>
+      <div className="row">
+        <button type="submit" className="btn btn-primary">
+          Save printer
+        </button>
+        <button type="button" className="btn btn-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

@@ -1,6 +1,7 @@
 /** Printers & Settings: printers (status, discover, default), the file printers' folder, the hosted API. */
 import { useEffect } from 'react';
 import { useConnection, usePrinters, useStores, useUi } from '../../store/stores-context';
+import { CopiesCard } from './copies-card';
 import { FilePrinterFolderCard } from './file-printer-folder-card';
 import { HostedCard } from './hosted-card';
 import { PrintersCard } from './printers-card';
@@ -36,6 +37,7 @@ export function SettingsScreen() {
           </select>
         </label>
       </section>
+      <CopiesCard />
       <FilePrinterFolderCard />
       <HostedCard highlight={section === 'hosted'} />
       {info && (
