@@ -3,7 +3,8 @@
  * every read, written atomically (temp file in the same directory + rename) so a crash mid-write never leaves
  * a half-written file. Writes within a process are serialised.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { makeDirectory } from '../../src/engine/server/atomic-file';
 import { join } from 'node:path';
 import {
   parsePrinterProfile,
@@ -52,7 +53,7 @@ export function createProfileStore(dataDir: string): ProfileStore {
   };
 
   const save = async (file: ProfilesFile): Promise<void> => {
-    await mkdir(dataDir, { recursive: true });
+    await makeDirectory(dataDir); // 0700: the data folder holds label data
     const temp = `${path}.${process.pid}.${++tempCounter}.tmp`;
     try {
       await writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, flush: true });

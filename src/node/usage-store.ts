@@ -5,7 +5,8 @@
  * previous tally intact, never half a file.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { makeDirectory } from '../engine/server/atomic-file';
 import { dirname } from 'node:path';
 import type { UsageData, UsageStorage } from '../api/usage';
 
@@ -27,7 +28,7 @@ export function jsonFileUsageStorage(file: string): UsageStorage {
       }
     },
     async save(data: UsageData) {
-      await mkdir(dirname(file), { recursive: true });
+      await makeDirectory(dirname(file)); // 0700: the data folder holds label data
       const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
       try {
         await writeFile(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
