@@ -62,6 +62,7 @@ describe.skipIf(unavailable !== null)(
     const refused = [label('LD-REJECT-1', 3, 1)];
     let outcomes: WineOutcome[] = [];
     let seconds = 0;
+    let runDir: string | undefined;
 
     beforeAll(async () => {
       const started = Date.now();
@@ -72,7 +73,7 @@ describe.skipIf(unavailable !== null)(
       const windowsNode = ensureWindowsNode(koffiVersion);
       nodeExe = windowsNode.nodeExe;
       // The script runs from a folder inside the scratch install, so `import('koffi')` finds the win32 build.
-      const runDir = mkdtempSync(join(windowsNode.dir, 'run-'));
+      runDir = mkdtempSync(join(windowsNode.dir, 'run-'));
       await build({
         entryPoints: ['test/wine/winspool-script.ts'],
         outfile: join(runDir, 'winspool-script.mjs'),
@@ -122,7 +123,6 @@ describe.skipIf(unavailable !== null)(
       );
       if (run.code !== 0) throw new Error(`node.exe exited with ${run.code}:\n${run.stderr}\n${run.stdout}`);
       outcomes = JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as WineOutcome[];
-      rmSync(runDir, { recursive: true, force: true });
       seconds = (Date.now() - started) / 1000;
     }, 300_000);
 
@@ -132,6 +132,7 @@ describe.skipIf(unavailable !== null)(
       await cupsd?.stop();
       await Promise.all([labelPrinter?.close(), pausedPrinter?.close(), rejectingPrinter?.close()]);
       if (work) rmSync(work, { recursive: true, force: true });
+      if (runDir) rmSync(runDir, { recursive: true, force: true });
     }, 60_000);
 
     /** Waits (bounded) for CUPS's backend to deliver: it prints asynchronously after the spooler accepted. */
@@ -209,9 +210,9 @@ describe.skipIf(unavailable !== null)(
     });
 
     it('a batch to a queue that rejects jobs ends without crashing (Wine cannot show the rejection)', () => {
-      // On Windows a queue does not reject jobs (it is paused, offline or gone: the cases above). Under Wine a
-      // CUPS rejection is reported as success, so the job worker sees an accepted job; the test pins only that
-      // the script finished with a typed outcome and the label did not print twice.
+      // On Windows a queue does not reject jobs (it is paused, offline or gone: the cases above). Under Wine 8 a
+      // CUPS rejection is reported as success: the worker sees an accepted job and the label never arrives, with
+      // nothing to tell. The test pins only what holds either way: a typed outcome, and no label printed twice.
       const o = outcome(7);
       if (o.ok) expect(o.value).toMatchObject({ state: 'done' });
       else expect(o.error.name).toMatch(/^Printer|DeliveryFailed/);
