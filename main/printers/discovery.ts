@@ -144,7 +144,7 @@ function problemSentence(source: DiscoverySource, e: unknown): string {
     case 'serial':
       return `Serial ports could not be listed (${reason}).`;
     case 'cups':
-      return `CUPS queues could not be listed (${reason}).`;
+      return `${process.platform === 'win32' ? 'Windows print queues' : 'CUPS queues'} could not be listed (${reason}).`;
     case 'network':
       // The printers file: its own messages name the file, the entry and the problem.
       return reason;
