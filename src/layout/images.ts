@@ -100,8 +100,20 @@ export const DEFAULT_IMAGE_BUDGET: ImageBudget = {
 /** PDF and SVG are vector: their images are budgeted as if printed at this resolution. */
 const VECTOR_BUDGET_DPI = 300;
 
-/** Nested images an SVG image may carry (resvg decodes each at its own size). */
-const NESTED_IMAGE = /data:image\/[a-z0-9+.-]+(?:;[a-z0-9=.+-]*)*,[^"'()\s<>]*/gi;
+/** Every `href` (any namespace prefix) of an SVG's elements, quoted either way. */
+const HREF = /(?:^|[\s"'])(?:[\w.-]+:)?href\s*=\s*(?:"([^"]*)"|'([^']*)')/gi;
+
+const XML_ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** An attribute value as the XML parser reads it (character and predefined entities). */
+function xmlValue(raw: string): string {
+  return raw.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, name: string) => {
+    if (name[0] !== '#') return XML_ENTITIES[name.toLowerCase()] ?? all;
+    const code =
+      name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : all;
+  });
+}
 
 const fmt = (n: number): string => n.toLocaleString('en-US');
 
@@ -112,11 +124,26 @@ function tooManyPixels(url: string, width: number, height: number, limit: number
   );
 }
 
-/** Sum of the declared pixels of the raster images an SVG embeds as data: URLs (recursively, 4 levels). */
+/**
+ * Sum of the declared pixels of the raster images an SVG embeds as data: URLs (recursively, 4 levels). Any
+ * other reference is refused: resvg reads an `<image href="/some/file.png">` from the disk, which would let a
+ * value read any image on the server (and decode it at its own size), whatever the image file rules say.
+ */
 function embeddedPixels(url: string, svg: Uint8Array, maxPixels: number, depth = 0): number {
   if (depth > 3) throw new ImageError(url, 'nests SVG images more than 4 levels deep');
+  const text = new TextDecoder().decode(svg);
+  if (/<!ENTITY/i.test(text))
+    throw new ImageError(url, 'is an SVG declaring XML entities, which images may not');
   let total = 0;
-  for (const [ref] of new TextDecoder().decode(svg).matchAll(NESTED_IMAGE)) {
+  for (const match of text.matchAll(HREF)) {
+    const ref = xmlValue(match[1] ?? match[2] ?? '').trim();
+    if (ref === '' || ref.startsWith('#')) continue;
+    if (!/^data:/i.test(ref)) {
+      throw new ImageError(
+        url,
+        'is an SVG referring to another file or URL; an SVG image may embed only data: images',
+      );
+    }
     let nested: Uint8Array;
     try {
       nested = decodeDataUrl(ref).data;

@@ -111,6 +111,38 @@ describe('inspectImage: the absolute cap, before any decode', () => {
   });
 });
 
+describe('inspectImage: an SVG may embed only data: images', () => {
+  const svgOf = (inner: string) =>
+    new TextEncoder().encode(
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10">${inner}</svg>`,
+    );
+  const refused = 'is an SVG referring to another file or URL; an SVG image may embed only data: images';
+
+  test.each([
+    '<image href="/etc/logo.png"/>',
+    '<image xlink:href="file:///etc/logo.png"/>',
+    "<image href='http://127.0.0.1/logo.png'/>",
+    '<image href="&#47;etc/logo.png"/>',
+    '<image href=" relative.png "/>',
+  ])('%s is refused (resvg would read it from the disk)', (inner) => {
+    expect(() => inspectImage('logo.svg', svgOf(inner))).toThrow(`image logo.svg: ${refused}`);
+  });
+
+  test('fragments and data: images are fine; an entity-encoded data: URL is still counted', () => {
+    expect(() => inspectImage('a.svg', svgOf('<use href="#shape"/>'))).not.toThrow();
+    const nested = Buffer.from(png(5000, 5000)).toString('base64');
+    expect(() =>
+      inspectImage('a.svg', svgOf(`<image href="data&#58;image/png;base64,${nested}"/>`), 10_000_000),
+    ).toThrow(ImageTooLarge);
+  });
+
+  test('XML entities are refused (they could spell a file path)', () => {
+    const svg =
+      '<!DOCTYPE svg [<!ENTITY p "/etc/logo.png">]><svg xmlns="http://www.w3.org/2000/svg"><image href="&p;"/></svg>';
+    expect(() => inspectImage('a.svg', new TextEncoder().encode(svg))).toThrow('declaring XML entities');
+  });
+});
+
 describe('checkImageBudget: the label decides how many pixels are useful', () => {
   const label = (width: number, height: number, url: string): Markup =>
     ({

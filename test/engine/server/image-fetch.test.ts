@@ -5,6 +5,7 @@
  * key holder cannot tell a port or path that exists from one that does not.
  */
 import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { bundled, startHarness, writeTemplate, type Harness } from './harness';
 import { listen, whitePng, type Listener } from './hostile';
@@ -107,6 +108,23 @@ describe('an allowed host: redirects checked hop by hop, caps, and still one mes
     const before = intranet.hits.filter((p) => p.startsWith('/loop')).length;
     await render(`${intranet.url}/loop?again`);
     expect(intranet.hits.filter((p) => p.startsWith('/loop')).length - before).toBe(4);
+  });
+});
+
+describe('an SVG image cannot reach a file or URL', () => {
+  test('an SVG value referring to a PNG on the server: 422 with strict, left out without; never drawn', async () => {
+    const file = join(import.meta.dirname, '../../../assets/images/logo.png');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><image width="40" height="40" href="${file}"/></svg>`;
+    const url = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+    const strict = await render(url);
+    expect(strict.status).toBe(422);
+    expect(strict.json.field).toBe('apiData.logo');
+    expect(strict.json.message).toContain('an SVG image may embed only data: images');
+    const lenient = await h.post('render-zpl', { label_name: 'logo-2x1', amount: 1, apiData: { logo: url } });
+    expect(lenient.status).toBe(200);
+    expect(lenient.headers.get('x-labeldesk-warnings') ?? '').toContain(
+      'an SVG image may embed only data: images',
+    );
   });
 });
 
