@@ -29,6 +29,7 @@ export function NavRail() {
               href={`#/${item.screen}`}
               className="rail-item"
               aria-current={current === item.screen ? 'page' : undefined}
+              title={item.label}
               onClick={() => ui.getState().go(item.screen)}
             >
               <Icon name={item.icon} size={20} />
