@@ -3,6 +3,7 @@
  */
 import { assertNever } from '../../src/layout/scene';
 import {
+  PrinterError,
   PrinterIoError,
   PrinterNotFound,
   PrinterRefused,
@@ -78,10 +79,30 @@ export async function createStatusTransport(
   const parsed = typeof uri === 'string' ? parsePrinterUri(uri) : uri;
   if (parsed.scheme === 'cups' && (options.platform ?? process.platform) === 'win32') {
     // A queue that cannot be looked up is asked through the spooler, which then says it has no status.
-    const direct = await statusUriOfQueue(parsed.queue).catch(() => undefined);
+    const direct = await statusUriOfQueue(parsed.queue, options.cups?.spooler).catch(() => undefined);
     if (direct) return createTransport(direct, options);
   }
   return createTransport(parsed, options);
+}
+
+/**
+ * For a printer reached through an OS queue (no status), an open connection that has status to the printer
+ * behind it — a Windows queue on a Standard TCP/IP port — or undefined when there is none or it does not
+ * answer (the queue still prints; its guarantee is then "accepted by the spooler").
+ */
+export async function openStatusChannel(
+  uri: string | PrinterUri,
+  options: TransportOptions & OpenOptions = {},
+): Promise<PrinterTransport | undefined> {
+  const transport = await createStatusTransport(uri, options);
+  if (!transport.capabilities.status) return undefined;
+  try {
+    await transport.open({ timeoutMs: options.timeoutMs ?? 3_000 });
+    return transport;
+  } catch (e) {
+    if (e instanceof PrinterError) return undefined;
+    throw e;
+  }
 }
 
 /**

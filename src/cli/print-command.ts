@@ -10,13 +10,12 @@ import { renderPdfLabels, renderZplLabels } from '../engine/render';
 import { nodeRenderPorts } from '../node/render-ports';
 import { defaultDataDir } from '../engine/server/data-dir';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { formatLabelList } from '../jobs/model';
-import { DeliveryFailed, deliverLabels } from '../printers/deliver';
+import { DeliveryFailed, deliverLabels, describeResends } from '../printers/deliver';
 import { PrinterError, type PrinterTransport } from '../printers/transport';
 import { queryStatus } from '../printers/query';
 import { PrinterProfileError } from '../printers/profiles';
 import { DEFAULT_PRINT_RETRIES, dpiOption, printerOption, retriesOption } from './printer-args';
-import { createTransport, openTransport } from '../../main/printers/open-transport';
+import { createTransport, openStatusChannel, openTransport } from '../../main/printers/open-transport';
 import { createProfileStore } from '../../main/printers/profile-store';
 import { printLanguage } from '../../main/printers/language';
 import { decidePrinterSetup, dpiReportedBy } from '../../main/printers/setup';
@@ -90,9 +89,13 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
     await transport.open({ timeoutMs: 10_000 });
     /** The connection opened for the status and dpi queries carries the job; a retry opens a new one. */
     let first: PrinterTransport | undefined = transport;
+    // Status and dpi come from the printer's own connection; an OS queue has none, except that a Windows queue
+    // on a TCP port is asked at its printer.
+    let asked: PrinterTransport | undefined = transport.capabilities.status ? transport : undefined;
     try {
-      if (transport.capabilities.status && !values.force) {
-        const status = await queryStatus(transport);
+      asked ??= await openStatusChannel(uri, transportOptions);
+      if (asked && !values.force) {
+        const status = await queryStatus(asked);
         if (status.state !== 'ready') {
           const why = status.reasons.length ? status.reasons.join(', ') : status.state;
           throw new CliError(
@@ -111,7 +114,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
           warnings,
         } = await decidePrinterSetup(printerText, dpiArg, {
           profile,
-          askDpi: () => dpiReportedBy(transport),
+          askDpi: () => (asked ? dpiReportedBy(asked) : Promise.resolve(undefined)),
           refresh: true,
           failIfUnanswered: true,
         });
@@ -153,15 +156,10 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
           ? 'the printer confirmed each one'
           : 'the print queue accepted the job';
       io.stderr(`sent ${summary} to ${printerText}; ${confirmedBy}\n`);
-      if (report.possibleDuplicates.length) {
-        const list = formatLabelList(report.possibleDuplicates);
-        const one = report.possibleDuplicates.length === 1;
-        io.stderr(
-          `warning: label${one ? '' : 's'} ${list} ${one ? 'was' : 'were'} sent again after the connection failed and may have printed twice\n`,
-        );
-      }
+      for (const line of describeResends(report.possibleDuplicates)) io.stderr(`warning: ${line}\n`);
     } finally {
       await transport.close().catch(() => undefined);
+      if (asked && asked !== transport) await asked.close().catch(() => undefined);
     }
   } catch (e) {
     if (e instanceof DeliveryFailed) throw new CliError(`${printerText}: ${e.message}`);

@@ -5,7 +5,12 @@
  * `SpoolerApi` port with an in-memory spooler that records every call.
  */
 import { describe, expect, it } from 'vitest';
-import { createTransport, createStatusTransport } from '../../../main/printers/open-transport';
+import {
+  createStatusTransport,
+  createTransport,
+  openStatusChannel,
+} from '../../../main/printers/open-transport';
+import { TcpTransport } from '../../../main/printers/tcp';
 import {
   discoverWindowsQueues,
   queueFound,
@@ -177,6 +182,23 @@ describe('cups:// on Windows', () => {
     expect((await createStatusTransport('cups://Desk', { platform: 'linux' })).capabilities.status).toBe(
       false,
     );
+  });
+});
+
+describe('the status channel of a Windows queue', () => {
+  const spooler = memorySpooler([
+    queue({ name: 'Dock 7', port: 'IP_10.0.0.5', driver: 'ZDesigner ZT411-203dpi ZPL' }),
+    queue({ name: 'Desk', port: 'USB001', driver: 'ZDesigner ZD421-203dpi ZPL' }),
+  ]).api;
+  const options = { platform: 'win32', cups: { spooler: async () => spooler } } as const;
+
+  it('is the printer on 9100 for a queue on a TCP port, the queue itself (no status) otherwise', async () => {
+    const dock = await createStatusTransport('cups://Dock%207', options);
+    expect(dock).toBeInstanceOf(TcpTransport);
+    expect(dock.uri).toBe('tcp://10.0.0.5:9100');
+    const desk = await createStatusTransport('cups://Desk', options);
+    expect(desk).toBeInstanceOf(WinspoolTransport);
+    expect(await openStatusChannel('cups://Desk', options)).toBeUndefined();
   });
 });
 
