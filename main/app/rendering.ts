@@ -37,6 +37,37 @@ import type { Connection } from './connection';
 import type { AppPrinters } from './printers';
 import type { AppTemplates } from './templates';
 import { monoToPng } from './mono-png';
+import { elementFields } from './templates';
+import type { TextCut } from '../../src/layout/scene';
+
+/**
+ * Text that did not fit on the label, told by the field it came from: "Address: “United Kingdom” does not fit on
+ * the label and would be cut off." An element showing one field names it; one showing several names the field
+ * whose value holds the start of the lost text, else its last. Text the template itself wrote (no field) is
+ * not the user's to fix and stays a warning of the preview.
+ */
+export function cutsByField(
+  template: Template,
+  values: Readonly<Record<string, string>>,
+  cuts: readonly TextCut[] | undefined,
+): { field: string; message: string }[] {
+  if (!cuts?.length) return [];
+  const fieldsOf = elementFields(template);
+  const labels = new Map(template.fields.map((f) => [f.name, f.label]));
+  return cuts.flatMap(({ element, lost }) => {
+    const names = fieldsOf[element] ?? [];
+    const start = (lost.split(' / ')[0] ?? '').slice(0, 24);
+    const field = names.find((n) => start !== '' && (values[n] ?? '').includes(start)) ?? names.at(-1);
+    if (field === undefined) return [];
+    const short = lost.length > 80 ? `${lost.slice(0, 77)}...` : lost;
+    return [
+      {
+        field,
+        message: `${labels.get(field) ?? field}: “${short}” does not fit on the label and would be cut off.`,
+      },
+    ];
+  });
+}
 
 export interface LabelEntry {
   template: Template;
@@ -157,7 +188,11 @@ export function createRendering(deps: {
         field: p.path.replace(/^apiData\./, ''),
         message: p.message,
       }));
-      return { scene: toWireScene(scene, ports.fonts), problems };
+      return {
+        scene: toWireScene(scene, ports.fonts),
+        problems,
+        cuts: cutsByField(template, filled(values), scene.cuts),
+      };
     },
 
     async raster(ref, values, printer) {

@@ -209,6 +209,8 @@ export interface PreviewResult {
   scene: WireScene;
   /** Values the template's field rules refuse (required, pattern, type, length), by field. */
   problems: FieldProblem[];
+  /** Values that do not fit on the label (text cut at its box), by field: printing asks first. */
+  cuts: FieldProblem[];
 }
 
 export interface RasterPreview {

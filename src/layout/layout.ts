@@ -20,6 +20,7 @@ import {
   type Scene,
   type SceneNode,
   type Stroke,
+  type TextCut,
   type TextNode,
 } from './scene';
 import { arcPath, linePath, ringPath, wedgePath } from './shapes';
@@ -64,6 +65,7 @@ interface Ctx {
   raster: boolean;
   stageWidthPx: number;
   warnings: string[];
+  cuts: TextCut[];
   rfid: RfidWrite[];
 }
 
@@ -80,6 +82,7 @@ export function layout(markup: Markup, opts: LayoutOptions): Scene {
     raster,
     stageWidthPx: widthIn * PX_PER_INCH,
     warnings: [],
+    cuts: [],
     rfid: [],
   };
   const nodes: SceneNode[] = [];
@@ -98,6 +101,7 @@ export function layout(markup: Markup, opts: LayoutOptions): Scene {
     nodes,
     rfid: ctx.rfid,
     warnings: ctx.warnings,
+    ...(ctx.cuts.length ? { cuts: ctx.cuts } : {}),
   };
 }
 
@@ -280,7 +284,7 @@ function drawText(
   const font = ctx.opts.fonts.resolve(el.font.family, normaliseStyle(el.font.style));
   // The hosted SDK's default width is the rest of the stage.
   const widthPx = el.width ?? Math.max(0, ctx.stageWidthPx - el.x);
-  const { node, warnings } = layoutText({
+  const { node, warnings, lost } = layoutText({
     text: el.text,
     box: {
       x: at.x,
@@ -299,6 +303,7 @@ function drawText(
     element: index,
   });
   ctx.warnings.push(...warnings);
+  if (lost) ctx.cuts.push({ element: index, lost });
   return node.lines.length ? node : undefined;
 }
 

@@ -159,6 +159,17 @@ export interface Scene {
   rfid: RfidWrite[];
   /** Things the user should know but that do not stop the render (a barcode box too small, a clipped line). */
   warnings: string[];
+  /**
+   * Text elements whose content did not fit their box, with the text that is not on the label (layoutText's
+   * `lost`): the app names the field and what is lost, and asks before printing a cut label.
+   */
+  cuts?: TextCut[];
+}
+
+export interface TextCut {
+  /** Index of the markup element. */
+  element: number;
+  lost: string;
 }
 
 export function assertNever(x: never, what = 'value'): never {

@@ -43,6 +43,11 @@ export interface TextLayout {
   node: TextNode;
   /** For the user: text cut or dropped, characters the font cannot draw. */
   warnings: string[];
+  /**
+   * The text that did not fit the box (lines dropped at the bottom, ends of lines cut at the side), as it was
+   * given, pieces joined by " … "; absent when everything fits. For telling a person what a label loses.
+   */
+  lost?: string;
 }
 
 /** The hosted SDK's line height, as a multiple of the font size. */
@@ -123,6 +128,17 @@ export function layoutText(input: TextLayoutInput): TextLayout {
   }
   const dropped = lines.length > maxLines;
   const kept = Math.min(lines.length, maxLines);
+  const lostPieces: string[] = [];
+  if (dropped) {
+    // Lines are broken from the start of the text: what follows the last kept line's text is what is lost.
+    let at = 0;
+    for (const line of lines.slice(0, kept)) {
+      const found = text.indexOf(line.text, at);
+      if (found >= 0) at = found + line.text.length;
+    }
+    const rest = text.slice(at).trim();
+    if (rest) lostPieces.push(rest.replace(/\s*\n\s*/g, ' / '));
+  }
   lines = lines.slice(0, kept);
 
   // 3. Horizontal fit: cut lines still too wide; after dropped lines, the last kept line ends in "...".
@@ -136,6 +152,10 @@ export function layoutText(input: TextLayoutInput): TextLayout {
     if (!markDrop) cut++;
     const r = cutToWidth(line.text, maxWidth, markDrop ? ELLIPSIS : marker, measure);
     narrowerThanMarker ||= r.overflow;
+    const shownPart = r.text.endsWith(ELLIPSIS) ? r.text.slice(0, -ELLIPSIS.length) : r.text;
+    const tail = line.text.startsWith(shownPart) ? line.text.slice(shownPart.length).trim() : '';
+    if (tail)
+      lostPieces.splice(markDrop ? lostPieces.length : lostPieces.length - (dropped ? 1 : 0), 0, tail);
     return r.text;
   });
   if (cut > 0) {
@@ -171,7 +191,7 @@ export function layoutText(input: TextLayoutInput): TextLayout {
   node.lines = placed;
   node.box.width = boxWidth;
   node.box.height = boxHeight;
-  return { node, warnings };
+  return lostPieces.length ? { node, warnings, lost: lostPieces.join(' … ') } : { node, warnings };
 }
 
 /** Shapes a final line and positions its glyphs, in scene units relative to (line.x, baseline), y down. */

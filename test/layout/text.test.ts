@@ -132,6 +132,21 @@ describe('layoutText: cutting', () => {
     expect(r.warnings).toEqual([expect.stringMatching(/text cut: only 2 lines fit the box height/)]);
   });
 
+  it('says what did not fit: the lines dropped at the bottom, the ends of lines cut at the side', () => {
+    const address = lay('12 Analytical Row\nLondon\nUnited Kingdom', {
+      box: { x: 0, y: 0, width: 200, height: 40 }, // 2 lines fit
+    });
+    expect(address.lost).toBe('United Kingdom');
+    const name = lay('Ada Augusta King, Countess of Lovelace', {
+      box: { x: 0, y: 0, width: 120, height: 20 },
+      wrap: 'none',
+    });
+    expect(name.node.lines[0]?.text).toMatch(/\.\.\.$/);
+    expect(name.lost).toMatch(/Lovelace$/);
+    expect('Ada Augusta King, Countess of Lovelace').toContain(name.lost);
+    expect(lay('fits', { box: { x: 0, y: 0, width: 200, height: 40 } }).lost).toBeUndefined();
+  });
+
   it('names the element in warnings', () => {
     const r = lay('a\nb\nc', { element: 3, box: { x: 0, y: 0, width: 50, height: 20 } });
     expect(r.warnings[0]).toMatch(/^elements\[3\]\.text: text cut/);

@@ -89,9 +89,13 @@ describe('document store: live preview', () => {
     await flush();
     doc().setValue('ship_to_name', 'New');
     await flush();
-    fast.resolve({ scene: sceneSaying('New'), problems: [] });
+    fast.resolve({ scene: sceneSaying('New'), problems: [], cuts: [] });
     await flush();
-    slow.resolve({ scene: sceneSaying('Old'), problems: [{ field: 'ship_to_name', message: 'stale' }] });
+    slow.resolve({
+      scene: sceneSaying('Old'),
+      problems: [{ field: 'ship_to_name', message: 'stale' }],
+      cuts: [],
+    });
     await flush();
 
     expect(firstLine(doc())).toBe('New');
@@ -107,9 +111,9 @@ describe('document store: live preview', () => {
     await flush();
     const other = { source: 'user' as const, name: 'other' };
     api.on('templates.get', () => ({ ...DETAIL, ref: other }));
-    api.on('preview.scene', () => ({ scene: sceneSaying('Other'), problems: [] }));
+    api.on('preview.scene', () => ({ scene: sceneSaying('Other'), problems: [], cuts: [] }));
     await doc().selectTemplate(other);
-    late.resolve({ scene: sceneSaying('Late'), problems: [] });
+    late.resolve({ scene: sceneSaying('Late'), problems: [], cuts: [] });
     await flush();
     expect(firstLine(doc())).toBe('Other');
   });
@@ -194,6 +198,7 @@ describe('document store: output', () => {
     api.on('preview.scene', (r) => ({
       scene: sceneSaying('x'),
       problems: r.values.ship_to_name ? [] : [{ field: 'ship_to_name', message: 'Recipient is required.' }],
+      cuts: [],
     }));
     await doc().selectTemplate(SUMMARY.ref);
     doc().setPrinter('p1');
@@ -217,6 +222,7 @@ describe('document store: output', () => {
     api.on('preview.scene', () => ({
       scene: sceneSaying('x'),
       problems: [{ field: 'ship_to_name', message: 'Recipient is required.' }],
+      cuts: [],
     }));
     await doc().selectTemplate(SUMMARY.ref);
     doc().setPrinter('p1');

@@ -109,7 +109,7 @@ export function createFakeApi(): FakeApi {
   const handlers: HandlerMap = {
     'templates.list': () => ({ templates: [SUMMARY], broken: [] }),
     'templates.get': () => DETAIL,
-    'preview.scene': (r) => ({ scene: sceneSaying(r.values.ship_to_name ?? 'NAME'), problems: [] }),
+    'preview.scene': (r) => ({ scene: sceneSaying(r.values.ship_to_name ?? 'NAME'), problems: [], cuts: [] }),
     'print.submit': () => ({ job: JOB, message: 'Sent 1 label to Desk Zebra.' }),
     'printers.list': () => [
       {

@@ -108,6 +108,25 @@ describe('printers', () => {
   });
 });
 
+describe('values that do not fit', () => {
+  it('names the field and what is lost when an address is too long for its box (#17 item 6)', async () => {
+    const address =
+      '12 Analytical Row\nFlat 7, Babbage House\nMarylebone\nLondon NW1 6XE\nGreater London\nUnited Kingdom';
+    const { cuts, problems } = await call('preview.scene', {
+      ref,
+      values: { ...values, ship_to_address: address },
+    });
+    expect(problems).toEqual([]);
+    expect(cuts).toHaveLength(1);
+    expect(cuts[0]).toMatchObject({ field: 'ship_to_address' });
+    expect(cuts[0]!.message).toMatch(
+      /^Address: “.*United Kingdom” does not fit on the label and would be cut off\.$/,
+    );
+    const fits = await call('preview.scene', { ref, values });
+    expect(fits.cuts).toEqual([]);
+  });
+});
+
 describe('templates', () => {
   it('imports a template file into the user folder, and names the problem of a bad one', async () => {
     await expect(

@@ -150,13 +150,7 @@ function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown
   switch (field.type) {
     case 'text':
       control = (
-        <input
-          {...common}
-          type="text"
-          autoComplete="off"
-          maxLength={field.maxLength}
-          onChange={(e) => onChange(e.target.value)}
-        />
+        <input {...common} type="text" autoComplete="off" onChange={(e) => onChange(e.target.value)} />
       );
       break;
     case 'multiline':
@@ -167,7 +161,6 @@ function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown
             6,
             Math.max(2, field.placeholder.split('\n').length, (field.default ?? '').split('\n').length),
           )}
-          maxLength={field.maxLength}
           onChange={(e) => onChange(e.target.value)}
         />
       );
