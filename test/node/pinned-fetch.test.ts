@@ -5,7 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addressPolicy } from '../../src/node/address-policy';
-import { FetchRefused, pinnedFetch, type FetchRefusal } from '../../src/node/pinned-fetch';
+import {
+  FetchRefused,
+  pinnedFetch,
+  type FetchRefusal,
+  type PinnedFetchOptions,
+} from '../../src/node/pinned-fetch';
 import { listen, type Listener } from '../engine/server/hostile';
 
 let host: Listener;
@@ -28,7 +33,7 @@ afterAll(async () => {
 });
 
 const allowLoopback = addressPolicy(['127.0.0.1']);
-const options = { policy: allowLoopback, timeoutMs: 2000, maxBytes: 1000 };
+const options: PinnedFetchOptions = { policy: allowLoopback, timeoutMs: 2000, maxBytes: 1000 };
 
 async function reason(url: string, opts = options): Promise<FetchRefusal | 'fetched'> {
   try {
