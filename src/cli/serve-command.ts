@@ -13,6 +13,7 @@ import {
 } from '../engine/server/file-printer-gateway';
 import { createTransport } from '../../main/printers/open-transport';
 import { createProfileStore } from '../../main/printers/profile-store';
+import { describeResends } from '../printers/deliver';
 import { PrintersFileError } from '../printers/printers-file';
 import { CliError, UsageError, type CliIo } from './io';
 import { dataDirOption, privateDataDir } from './keys-commands';
@@ -178,10 +179,13 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
       profiles: createProfileStore(options.dataDir),
       onError: (e) =>
         io.stderr(`labeldesk serve: printers file: ${(e as Error).message} (keeping the last good one)\n`),
-      onPossibleDuplicates: (printer, labels) =>
-        io.stderr(
-          `labeldesk serve: warning: printer ${printer.id} ("${printer.name}"): label${labels.length === 1 ? '' : 's'} ${labels.join(', ')} of a print-relay job ${labels.length === 1 ? 'was' : 'were'} sent again after the connection failed and may have printed twice\n`,
-        ),
+      onPossibleDuplicates: (printer, labels) => {
+        for (const line of describeResends(labels)) {
+          io.stderr(
+            `labeldesk serve: warning: printer ${printer.id} ("${printer.name}"), print-relay job: ${line}\n`,
+          );
+        }
+      },
     });
   }
 

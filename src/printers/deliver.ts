@@ -48,7 +48,10 @@ export interface DeliveryFault {
 export interface DeliveryReport {
   /** Labels confirmed (all of them, when deliver() returns). */
   confirmed: number;
-  /** Labels that were sent again after a fault and may have printed twice (1-based, ascending). */
+  /**
+   * Labels sent again after a fault that left their fate unknown: each entry is one resend, one copy that may
+   * have printed twice (a label resent twice after two faults is listed twice). Ascending.
+   */
   possibleDuplicates: number[];
   /** `printer`: the printer itself confirmed each label; `spooler`: the OS queue or file accepted the job. */
   confirmedBy: 'printer' | 'spooler';
@@ -138,9 +141,7 @@ export async function deliverLabels(
       }
       while (report.confirmed < payloads.length) {
         const index = report.confirmed;
-        if (inDoubt === index + 1 && !report.possibleDuplicates.includes(index + 1)) {
-          report.possibleDuplicates.push(index + 1);
-        }
+        if (inDoubt === index + 1) report.possibleDuplicates.push(index + 1);
         inDoubt = index + 1;
         sendsUnconfirmed++;
         await transport.write(payloads[index] as Uint8Array, { timeoutMs: writeStallMs });
@@ -218,6 +219,20 @@ async function confirmReceipt(transport: PrinterTransport, timeoutMs: number): P
   if (interpretHostStatusReply(reply).formatsInBuffer === null) {
     throw new NotConfirmed('the printer answered a status query with something that is not a status');
   }
+}
+
+/**
+ * For people: "label 2 was sent again after the connection failed and may have printed twice", one sentence per
+ * label, or undefined when nothing was resent.
+ */
+export function describeResends(possibleDuplicates: readonly number[]): string[] {
+  const counts = new Map<number, number>();
+  for (const n of possibleDuplicates) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts].map(([n, extra]) =>
+    extra === 1
+      ? `label ${n} was sent again after the connection failed and may have printed twice`
+      : `label ${n} was sent again ${extra} times after the connection failed and may have printed up to ${extra + 1} times`,
+  );
 }
 
 function confirmedText(report: DeliveryReport): string {

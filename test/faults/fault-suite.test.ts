@@ -102,9 +102,16 @@ function printedTags(printer: ChaosPrinter): Map<number, number> {
   return counts;
 }
 
-/** "label 3 was …" / "labels 2, 5 were …" / "label 2, 5" → [2, 5]. */
-function numbersIn(text: string | undefined): number[] {
-  return text ? (text.match(/\d+/g) ?? []).map(Number) : [];
+/**
+ * The extra copies a command reported, one entry per resend: "label 3 was sent again after …" counts 3 once,
+ * "label 2 was sent again 2 times after …" counts 2 twice (src/printers/deliver.ts describeResends).
+ */
+function reportedResends(stderr: string): number[] {
+  const out: number[] = [];
+  for (const m of stderr.matchAll(/label (\d+) was sent again(?: (\d+) times)? after/g)) {
+    for (let i = 0; i < Number(m[2] ?? 1); i++) out.push(Number(m[1]));
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -159,9 +166,7 @@ describe('labeldesk print (child process) through faults', () => {
       const context = `seed ${seed}, faults ${JSON.stringify(printer.injected)}:\n${exit.stderr}`;
       // Copies are identical (one template, one data row): count whole formats that arrived.
       const arrived = printer.jobs.length;
-      const warned = numbersIn(
-        /warning: labels? ([\d, and]+) (?:was|were) sent again/.exec(exit.stderr)?.[1],
-      );
+      const warned = reportedResends(exit.stderr);
       summary.sent += AMOUNT;
       summary.received += Math.min(arrived, AMOUNT);
       summary.duplicates += Math.max(0, arrived - AMOUNT);
@@ -727,7 +732,7 @@ describe('labeldesk serve print-relay (route 03, child process) through faults, 
         countFaults(summary, target.printer.injected);
         const received = expected.filter((_, i) => arrivals(i + 1) > 0).length;
         const extra = expected.reduce((sum, _, i) => sum + Math.max(0, arrivals(i + 1) - 1), 0);
-        const reported = (exit.stderr.match(/may have printed twice/g) ?? []).length;
+        const reported = reportedResends(exit.stderr).length;
         summary.sent += requests;
         summary.received += received;
         summary.duplicates += extra;
