@@ -85,7 +85,8 @@ export interface DocumentState {
   rasterError: UserError | null;
   busy: Busy | null;
 
-  selectTemplate(ref: TemplateRef): Promise<void>;
+  /** Loads a template; `focus`: the cursor goes to its first field as soon as the form is there. */
+  selectTemplate(ref: TemplateRef, options?: { focus?: boolean }): Promise<void>;
   setValue(field: string, value: string): void;
   /** Copies as typed: a whole number from 1 to MAX_COPIES is taken, anything else is refused inline. */
   setCopies(copies: number | string): void;
@@ -222,7 +223,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       rasterError: null,
       busy: null,
 
-      selectTemplate: async (ref) => {
+      selectTemplate: async (ref, options = {}) => {
         previewSeq++;
         rasterSeq++;
         set({
@@ -247,6 +248,11 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           const detail = await api.invoke('templates.get', { ref });
           if (!sameRef(get().ref, ref)) return;
           set({ detail, values: initialValues(detail.template.fields), loading: false });
+          // Now, not after the preview: by then the user may be typing elsewhere.
+          if (options.focus) {
+            const first = editableFields(detail.template.fields)[0];
+            if (first) ports.ui.getState().focusField(first.name);
+          }
           await get().refreshPreview();
         } catch (e) {
           if (!sameRef(get().ref, ref)) return;

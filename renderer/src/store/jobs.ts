@@ -69,14 +69,18 @@ export function heldOnLabel(job: Pick<JobView, 'state' | 'reason'>): number | nu
   return m ? Number(m[1]) : null;
 }
 
+/** Jobs that hold a printer: sending, waiting their turn, or stopped by the printer (paper out). */
+const PRINTING_STATES: ReadonlySet<JobView['state']> = new Set(['queued', 'printing', 'paused']);
+
 /**
- * The printer a job is printing on now (the most recently updated such job), else null: the header shows it
- * rather than the Print screen's choice while, say, a batch prints elsewhere.
+ * The printer a job is printing on now (the most recently updated such job; one a person paused does not
+ * count), else null: the header shows it rather than the Print screen's choice while, say, a batch prints
+ * elsewhere or waits there for paper.
  */
 export function printingPrinter(live: Record<number, LiveJob>): string | null {
   let newest: JobView | null = null;
   for (const { job } of Object.values(live)) {
-    if (job.state !== 'printing' || job.printerId === null) continue;
+    if (!PRINTING_STATES.has(job.state) || job.printerId === null) continue;
     if (!newest || job.updatedAt > newest.updatedAt) newest = job;
   }
   return newest?.printerId ?? null;

@@ -7,7 +7,6 @@ import type { TemplateRef, TemplateSource } from '../../../../src/ipc/contract';
 import { ErrorNotice } from '../../components/error-notice';
 import { Icon } from '../../components/icons';
 import { Pill, type Tone } from '../../components/status-pill';
-import { editableFields } from '../../lib/form-keys';
 import { sameRef, visibleTemplates } from '../../store/catalog';
 import { useCatalog, useConnection, useDocument, useStores } from '../../store/stores-context';
 import { CaptureDialog } from './capture-dialog';
@@ -32,16 +31,8 @@ export function TemplatePicker() {
 
   const visible = useMemo(() => visibleTemplates(templates, query, recent), [templates, query, recent]);
 
-  /** Loads the template, then puts the cursor on its first field (typing starts there). */
-  const choose = (ref: TemplateRef) =>
-    void document
-      .getState()
-      .selectTemplate(ref)
-      .then(() => {
-        const { detail } = document.getState();
-        const first = editableFields(detail && sameRef(detail.ref, ref) ? detail.template.fields : [])[0];
-        if (first) ui.getState().focusField(first.name);
-      });
+  /** Loads the template with the cursor on its first field (typing starts there). */
+  const choose = (ref: TemplateRef) => void document.getState().selectTemplate(ref, { focus: true });
 
   const onSearchKey = (e: KeyboardEvent<HTMLInputElement>) => {
     if (e.key === 'Enter' && visible.length === 1) {
