@@ -127,14 +127,16 @@ test('warehouse: a CSV batch reports its bad row, prints the valid ones after th
   await page.getByLabel('CSV file').setInputFiles(csv);
   // The CSV says "Recipient" and "Address": matched to the fields by their labels.
   await expect(page.getByLabel('Field for column Recipient')).toHaveValue('ship_to_name');
-  const report = page.getByRole('table', { name: 'Problems by row' });
-  // The bad record starts on line 14 of the file: the header is line 1 and each address holds a newline.
-  await expect(report.getByRole('row').nth(1)).toContainText(/14\s*tracking\s*Tracking number is required/);
+  const report = page.getByRole('table', { name: 'Problems by record' });
+  // Record 7 starts on line 14 of the file: the header is line 1 and each address holds a newline.
+  await expect(report.getByRole('row').nth(1)).toContainText(
+    /7\s*14\s*Tracking number\s*Tracking number is required/,
+  );
   await expect(report).toContainText(/tracking/i);
   await screenshot(page, '03-batch-report');
   expect(app.zebra.jobs.length).toBe(0); // nothing prints before the user chooses
 
-  await page.getByText(/Skip the 1 row/).click();
+  await page.getByText(/Skip the 1 record/).click();
   await page.getByRole('button', { name: 'Print valid rows (skip 1)' }).click();
   await expect(page.getByTestId('batch-progress')).toBeVisible();
   await expect.poll(() => app.zebra.jobs.length, { timeout: 40_000 }).toBe(6);
