@@ -1,6 +1,7 @@
 /**
- * "Print to file": the job's bytes go to a file (replaced on each open), for checking ZPL by eye, Labelary, or
- * handing a job to another system. Files do not answer status queries.
+ * "Print to file": the job's bytes go to a file, for checking ZPL by eye, Labelary, or handing a job to another
+ * system. The file is replaced when a transport first opens it; a reopen of the same transport adds to it (the
+ * job queue submits a long job in parts). Files do not answer status queries.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import {
@@ -20,6 +21,8 @@ export class FileTransport implements PrinterTransport {
   readonly uri: string;
   readonly capabilities: TransportCapabilities = { status: false };
   private handle: FileHandle | undefined;
+  /** Opened before: a job that reopens its file (the job queue submits in parts) adds to it. */
+  private started = false;
 
   constructor(private readonly target: FileUri) {
     this.uri = formatPrinterUri(target);
@@ -28,7 +31,8 @@ export class FileTransport implements PrinterTransport {
   async open(): Promise<void> {
     if (this.handle) return;
     try {
-      this.handle = await open(this.target.path, 'w');
+      this.handle = await open(this.target.path, this.started ? 'a' : 'w');
+      this.started = true;
     } catch (e) {
       throw this.mapError(e as NodeJS.ErrnoException, 0, 0);
     }

@@ -107,6 +107,13 @@ export class LabelNotRendered extends Error {
   override name = 'LabelNotRendered';
 }
 
+/**
+ * Labels per spooler job on a printer without status (a CUPS or Windows queue, a file): each such job is
+ * confirmed when the spooler accepts it, so progress moves in steps of this many and a refused job costs no
+ * more than this many resends.
+ */
+export const SPOOLER_JOB_LABELS = 50;
+
 /** What a job held on a label that cannot be rendered tells the person. */
 export const SKIP_OR_CANCEL = 'skip that label to print the others, or cancel the job';
 
@@ -218,25 +225,59 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
       const status = usable(await query(transport));
       // Held in the buffer (one label in flight at a time, so it is this one): it will print; not a duplicate.
       if (status.formatsInBuffer > 0) return confirm(transport, label);
-    } else if (label.state === 'sent') {
-      // Without status the accepted write is the confirmation.
-      return confirm(transport, label);
     }
+    // Without status, a label left `sent` was written into a spooler session that the fault or crash ended: the
+    // spooler may have taken it (lp submits what it read when its input closes) or not. Resent, flagged.
     store.setLabelState(jobId, label.number, { state: 'pending', possibleDuplicate: true });
     emit({ kind: 'possible-duplicate', jobId, labelNumber: label.number });
+  };
+
+  /**
+   * Without status the spooler (lp, the Windows spooler) takes the session's labels as one job when the
+   * transport closes: written labels stay `sent` until then (at most SPOOLER_JOB_LABELS of them), and are
+   * confirmed only if the spooler accepted the job. A refused job sets them back to `pending` (nothing of it
+   * printed) and fails like a lost connection.
+   */
+  const submit = async (transport: PrinterTransport, written: Label[]): Promise<void> => {
+    if (!written.length) return;
+    try {
+      await transport.close();
+    } catch (e) {
+      for (const label of written) store.setLabelState(jobId, label.number, { state: 'pending' });
+      throw e;
+    }
+    for (const label of written.splice(0)) {
+      store.setLabelState(jobId, label.number, { state: 'confirmed' });
+      emit({ kind: 'confirmed', jobId, labelNumber: label.number });
+    }
   };
 
   const printOn = async (transport: PrinterTransport): Promise<Job> => {
     for (const label of store.labels(jobId)) {
       if (isInFlight(label.state)) await settle(transport, label);
     }
-    for (const label of store.labels(jobId)) {
-      if (label.state !== 'pending') continue;
-      if (transport.capabilities.status) await waitUntilReady(transport);
-      else transition('printing', null);
-      await send(transport, label);
-      await confirm(transport, label);
-      failures = 0;
+    const written: Label[] = [];
+    try {
+      for (const label of store.labels(jobId)) {
+        if (label.state !== 'pending') continue;
+        if (transport.capabilities.status) await waitUntilReady(transport);
+        else transition('printing', null);
+        await send(transport, label);
+        if (transport.capabilities.status) await confirm(transport, label);
+        else {
+          written.push(label);
+          if (written.length >= SPOOLER_JOB_LABELS) {
+            await submit(transport, written);
+            await transport.open();
+          }
+        }
+        failures = 0;
+      }
+      await submit(transport, written);
+    } catch (e) {
+      // A pause or cancel between labels: what was written is one complete job; let the spooler have it.
+      if (e instanceof JobStopped) await submit(transport, written).catch(() => undefined);
+      throw e;
     }
     const skipped = store.labels(jobId).filter((l) => l.state === 'failed');
     return finish(

@@ -270,21 +270,50 @@ describe('runJob on a printer with status (~HS)', () => {
 });
 
 describe('runJob on a printer without status (OS queue, file)', () => {
-  it('counts an accepted write as confirmed; a label left `sent` is not resent, one left `sending` is, reported', async () => {
+  it('confirms labels when the spooler accepts the job; labels left in flight by a crash are resent, reported', async () => {
     const written: string[] = [];
     const store = memoryJobStore();
     const job = newJob(store, 4);
+    // A crash left 1 written into an lp session (lp may or may not have submitted it) and 2 half-written.
     store.setLabelState(job.id, 1, { state: 'sent', attempt: true });
     store.setLabelState(job.id, 2, { state: 'sending', attempt: true });
     const ended = await runJob(job.id, deps(store, jobsOnlyConnect(written)));
     expect(ended.state).toBe('done');
-    expect(written.map((z) => readLabelTag(z)?.labelNumber)).toEqual([2, 3, 4]);
+    expect(written.map((z) => readLabelTag(z)?.labelNumber)).toEqual([1, 2, 3, 4]);
     expect(store.labels(job.id).map((l) => [l.number, l.state, l.possibleDuplicate])).toEqual([
-      [1, 'confirmed', false],
+      [1, 'confirmed', true],
       [2, 'confirmed', true],
       [3, 'confirmed', false],
       [4, 'confirmed', false],
     ]);
+  });
+
+  it('a spooler that refuses the job at submission: nothing is confirmed, the labels are sent again, not lost', async () => {
+    // Issue #18's finding: lp failing at close was ignored and the labels stayed "confirmed".
+    const written: string[] = [];
+    let refusals = 1;
+    const connect = async (uri: string): Promise<PrinterTransport> => {
+      const t = await jobsOnlyConnect(written)(uri);
+      return {
+        ...t,
+        close: async () => {
+          if (refusals-- > 0) throw new PrinterRefused(`${uri}: queue "Q" is not accepting jobs`, uri);
+        },
+      };
+    };
+    const store = memoryJobStore();
+    const job = newJob(store, 3);
+    const events: JobEvent[] = [];
+    const ended = await runJob(job.id, deps(store, connect, events));
+    expect(ended.state).toBe('done');
+    expect(written.map((z) => readLabelTag(z)?.labelNumber)).toEqual([1, 2, 3, 1, 2, 3]);
+    expect(
+      events.filter((e) => e.kind === 'confirmed').map((e) => e.kind === 'confirmed' && e.labelNumber),
+    ).toEqual([1, 2, 3]);
+    expect(events.some((e) => e.kind === 'connection-lost' && /not accepting jobs/.test(e.reason))).toBe(
+      true,
+    );
+    expect(store.labels(job.id).every((l) => l.state === 'confirmed' && !l.possibleDuplicate)).toBe(true);
   });
 });
 
