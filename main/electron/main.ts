@@ -155,4 +155,15 @@ app.enableSandbox();
 app.on('web-contents-created', (_event, contents) => guardWebContents(contents));
 // One LabelDesk per user: two would print the same job queue to the same printers.
 if (!app.requestSingleInstanceLock()) app.quit();
-else void app.whenReady().then(start);
+else {
+  // A start that fails (a data folder that cannot be opened, a damaged jobs.sqlite) is told, not left as an
+  // unhandled rejection behind a window that never opens.
+  app
+    .whenReady()
+    .then(start)
+    .catch((e: unknown) => {
+      const message = e instanceof Error ? e.message : String(e);
+      dialog.showErrorBox('LabelDesk could not start', message);
+      app.exit(1);
+    });
+}
