@@ -5,9 +5,7 @@
  * A printer that can report status is asked first: paper out or an open head refuses the print, with the
  * reason, instead of queueing labels into a printer that cannot print them.
  */
-import { checkApiData, resolve } from '../resolve/resolve';
 import { renderPdfLabels, renderZplLabels } from '../engine/render';
-import { nodeRenderPorts } from '../node/render-ports';
 import { defaultDataDir } from '../engine/server/data-dir';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeliveryFailed, deliverLabels, describeResends } from '../printers/deliver';
@@ -19,19 +17,17 @@ import { createTransport, openStatusChannel, openTransport } from '../../main/pr
 import { createProfileStore } from '../../main/printers/profile-store';
 import { printLanguage } from '../../main/printers/language';
 import { decidePrinterSetup, dpiReportedBy } from '../../main/printers/setup';
-import { CliError, UsageError, readJsonArg, type CliIo } from './io';
-import {
-  loadTemplateEntry,
-  parseAmount,
-  parseOptions,
-  templateOptions,
-  warnAboutValues,
-} from './template-commands';
+import { CliError, UsageError, type CliIo } from './io';
+import { labelsFromArgs, markupOptions } from './markup-input';
+import { parseOptions, templateOptions } from './template-commands';
 
 export const PRINT_HELP = `Usage: labeldesk print --printer URI --template NAME|FILE [options]
+       labeldesk print --printer URI --markup FILE|@- [options]
 
   --data JSON|@FILE|@-   field values (a JSON object of strings)
   --amount N             copies (default 1)
+  --markup FILE|@-       print Markup JSON (what fetch-markups returns: one object or the array) instead
+  --strict               fail when an image cannot be loaded (default: leave it out, with a warning)
   --format zpl|pdf       default: zpl for tcp/usb/serial printers and raw CUPS queues, pdf for other queues
   --dpi N                ZPL resolution when the printer cannot tell and no profile has it
   --force                print even when the printer reports a fault
@@ -47,6 +43,7 @@ const env = (io: CliIo) => ({ ...process.env, ...io.env });
 export async function printCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseOptions(args, {
     ...templateOptions,
+    ...markupOptions,
     printer: { type: 'string' },
     data: { type: 'string' },
     amount: { type: 'string' },
@@ -68,18 +65,14 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
   const retries = retriesOption(values.retries, DEFAULT_PRINT_RETRIES);
 
   // Everything about the label is checked before the printer is touched.
-  const { template, baseDir } = await loadTemplateEntry(values, io);
-  const apiData = checkApiData(values.data === undefined ? {} : await readJsonArg('--data', values.data, io));
-  const markups = resolve(template, apiData, parseAmount(values.amount));
-  warnAboutValues(template, apiData, io);
+  const { name, markups, ports } = await labelsFromArgs(values, io);
   const format = (values.format as 'zpl' | 'pdf' | undefined) ?? (await printLanguage(uri, env(io)));
   const profiles = createProfileStore(values['data-dir'] ?? defaultDataDir(io.env));
-  const ports = nodeRenderPorts({ baseDir });
   const transportOptions = {
     cups: {
       env: env(io),
       contentType: format === 'pdf' ? ('pdf' as const) : ('raw' as const),
-      title: template.name,
+      title: name,
     },
   };
   const transport = createTransport(uri, transportOptions);
@@ -127,7 +120,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
         labels = result.labels;
         summary = `${result.count} label${result.count === 1 ? '' : 's'} as ZPL at ${dpi} dpi`;
       } else {
-        const [pdf] = await renderPdfLabels(markups, ports, { merge: true, title: template.name });
+        const [pdf] = await renderPdfLabels(markups, ports, { merge: true, title: name });
         labels = [pdf ?? new Uint8Array()];
         summary = `${markups.length} label${markups.length === 1 ? '' : 's'} as one PDF`;
       }

@@ -233,3 +233,51 @@ describe('labeldesk print to a ZPL printer', () => {
     expect(readFileSync(pdf).subarray(0, 5).toString('latin1')).toBe('%PDF-');
   });
 });
+
+describe('labeldesk print --markup (issue #19)', () => {
+  it('prints Markup JSON as fetch-markups returns it: each copy once, its barcode scans', async () => {
+    const { resolve } = await import('../../src/resolve/resolve');
+    const { bundledTemplate } = await import('../support/templates');
+    const markups = resolve(bundledTemplate('shipping-4x6'), SAMPLE_DATA['shipping-4x6']!, 2);
+    const file = join(dir, 'shipping.markup.json');
+    writeFileSync(file, JSON.stringify(markups));
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    const r = await cli([
+      'print',
+      '--printer',
+      emulator.uri,
+      '--markup',
+      file,
+      '--data-dir',
+      join(dir, 'markup'),
+    ]);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/sent 2 labels/);
+    expect(emulator.jobs).toHaveLength(2);
+    for (const [i, job] of emulator.jobs.entries()) {
+      const pgm = join(dir, `markup-${i}.pgm`);
+      decodeZplToPgm(job.zpl, pgm);
+      expect(zbarValues(pgm)).toContain(TRACKING);
+    }
+  });
+
+  it('refuses --markup with --template, naming both, and touches no printer', async () => {
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    const file = join(dir, 'any.markup.json');
+    writeFileSync(file, '[]');
+    const r = await cli([
+      'print',
+      '--printer',
+      emulator.uri,
+      '--markup',
+      file,
+      '--template',
+      'product-2x1',
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/--markup/);
+    expect(r.stderr).toMatch(/--template/);
+    expect(emulator.jobs).toHaveLength(0);
+  });
+});
