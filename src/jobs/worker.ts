@@ -250,6 +250,7 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
       store.setLabelState(jobId, label.number, { state: 'confirmed' });
       emit({ kind: 'confirmed', jobId, labelNumber: label.number });
     }
+    failures = 0;
   };
 
   const printOn = async (transport: PrinterTransport): Promise<Job> => {
@@ -263,15 +264,18 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
         if (transport.capabilities.status) await waitUntilReady(transport);
         else transition('printing', null);
         await send(transport, label);
-        if (transport.capabilities.status) await confirm(transport, label);
-        else {
+        if (transport.capabilities.status) {
+          await confirm(transport, label);
+          // Progress is a confirmed label, not a write: a queue that takes every write and refuses the job
+          // at submission counts its refusals (submit resets the count when the spooler accepts).
+          failures = 0;
+        } else {
           written.push(label);
           if (written.length >= SPOOLER_JOB_LABELS) {
             await submit(transport, written);
             await transport.open();
           }
         }
-        failures = 0;
       }
       await submit(transport, written);
     } catch (e) {

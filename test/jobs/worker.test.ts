@@ -315,6 +315,34 @@ describe('runJob on a printer without status (OS queue, file)', () => {
     );
     expect(store.labels(job.id).every((l) => l.state === 'confirmed' && !l.possibleDuplicate)).toBe(true);
   });
+
+  it('a spooler that refuses every submission: the retries are counted (not reset by each write) and the job pauses', async () => {
+    // Found under Wine: a queue rejecting jobs accepted every write and refused at close; a successful write
+    // reset the failure count, so the job looped forever writing the same labels.
+    const written: string[] = [];
+    let closes = 0;
+    const connect = async (uri: string): Promise<PrinterTransport> => {
+      const t = await jobsOnlyConnect(written)(uri);
+      return {
+        ...t,
+        close: async () => {
+          closes++;
+          if (closes > 50) throw new Error('looping: the worker kept retrying a refusing queue');
+          throw new PrinterRefused(`${uri}: queue "Q" is not accepting jobs`, uri);
+        },
+      };
+    };
+    const store = memoryJobStore();
+    const job = newJob(store, 2);
+    const d = deps(store, connect);
+    d.timing = { ...d.timing, maxConnectFailures: 3 };
+    const ended = await runJob(job.id, d);
+    expect(ended.state).toBe('paused');
+    expect(ended.reason).toMatch(/not accepting jobs.*gave up after 3 retries/);
+    // Written 4 times (the first try and 3 retries), never confirmed, nothing lost.
+    expect(written).toHaveLength(8);
+    expect(store.labels(job.id).map((l) => l.state)).toEqual(['pending', 'pending']);
+  });
 });
 
 describe('resumeAllJobs', () => {

@@ -111,5 +111,6 @@ for (const step of steps) {
   } catch (e) {
     outcomes.push({ kind: step.kind, ok: false, error: describe(e) });
   }
+  // After every step: when a step hangs and node.exe is killed, the test tells which one it was.
+  writeFileSync(resultPath, JSON.stringify(outcomes, null, 2));
 }
-writeFileSync(resultPath, JSON.stringify(outcomes, null, 2));

