@@ -266,15 +266,7 @@ describe('labeldesk print --markup (issue #19)', () => {
     emulator = await startZebraEmulator({ dpi: 203, port: 0 });
     const file = join(dir, 'any.markup.json');
     writeFileSync(file, '[]');
-    const r = await cli([
-      'print',
-      '--printer',
-      emulator.uri,
-      '--markup',
-      file,
-      '--template',
-      'product-2x1',
-    ]);
+    const r = await cli(['print', '--printer', emulator.uri, '--markup', file, '--template', 'product-2x1']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/--markup/);
     expect(r.stderr).toMatch(/--template/);
