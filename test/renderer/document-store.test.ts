@@ -232,6 +232,65 @@ describe('document store: output', () => {
     expect(ui().focusRequest?.field).toBe('ship_to_name');
   });
 
+  it('a label whose text would be cut off prints only after a yes; no, or a changed value, prints nothing (#17 item 6)', async () => {
+    const { api, doc, ui } = setup();
+    const cut = {
+      field: 'address',
+      message: 'Address: “United Kingdom” does not fit on the label and would be cut off.',
+    };
+    api.on('preview.scene', (r) => ({
+      scene: sceneSaying(r.values.ship_to_name ?? 'NAME'),
+      problems: [],
+      cuts: (r.values.address ?? '').length > 20 ? [cut] : [],
+    }));
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    doc().setValue('ship_to_name', 'Ada');
+    doc().setValue('address', '1 Long Road\nSomewhere\nUnited Kingdom');
+    await doc().refreshPreview();
+    expect(doc().cuts).toEqual([cut]);
+
+    // Asked, not printed; "Shorten the text" puts the cursor on the field with its text selected.
+    expect(await doc().print()).toBeNull();
+    expect(doc().confirmingCuts).toEqual({ action: 'print', cuts: [cut] });
+    expect(api.callsTo('print.submit')).toEqual([]);
+    doc().cancelCutsConfirm();
+    expect(doc().confirmingCuts).toBeNull();
+    expect(ui().focusRequest).toMatchObject({ field: 'address', select: true });
+
+    // A yes given to one label is not a yes to the next: typing drops the question.
+    await doc().print();
+    expect(doc().confirmingCuts).not.toBeNull();
+    doc().setValue('ship_to_name', 'Bob');
+    expect(doc().confirmingCuts).toBeNull();
+
+    // Yes: printed as it is, once.
+    await doc().print();
+    const sent = await doc().print({ confirmedCuts: true });
+    expect(sent?.job?.id).toBe(JOB.id);
+    expect(api.callsTo('print.submit')).toHaveLength(1);
+    expect(doc().confirmingCuts).toBeNull();
+
+    // Fitting text prints without a question.
+    doc().setValue('address', '1 Road');
+    expect((await doc().print())?.job?.id).toBe(JOB.id);
+    expect(api.callsTo('print.submit')).toHaveLength(2);
+  });
+
+  it('the system print dialog asks too before a cut label', async () => {
+    const { api, doc, printed } = setup();
+    const cut = { field: 'address', message: 'Address: “X” does not fit on the label and would be cut off.' };
+    api.on('preview.scene', () => ({ scene: sceneSaying('x'), problems: [], cuts: [cut] }));
+    const base64 = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>', 'utf8').toString('base64');
+    api.on('output.export', () => ({ fileName: 'l.svg', mime: 'image/svg+xml', base64 }));
+    await doc().selectTemplate(SUMMARY.ref);
+    await doc().systemPrint();
+    expect(doc().confirmingCuts).toEqual({ action: 'system-print', cuts: [cut] });
+    expect(printed).toEqual([]);
+    await doc().systemPrint({ confirmedCuts: true });
+    expect(printed).toHaveLength(1);
+  });
+
   it('asks for a printer before printing, with the cursor on the printer box', async () => {
     const { api, doc, ui } = setup();
     await doc().selectTemplate(SUMMARY.ref);

@@ -56,7 +56,12 @@ export interface PrintOptions {
   refocus?: boolean;
   /** The user said yes to printing more copies than Settings let through without asking. */
   confirmedCopies?: boolean;
+  /** The user said yes to printing a label whose text does not all fit (`cuts`). */
+  confirmedCuts?: boolean;
 }
+
+/** What waits for the user's yes because the label would print with text cut off. */
+export type CutsConfirm = { action: 'print' | 'system-print'; cuts: FieldProblem[] };
 
 export type PrintSent = ResponseOf<'print.submit'>;
 
@@ -80,6 +85,10 @@ export interface DocumentState {
   printer: string | null;
   scene: WireScene | null;
   problems: FieldProblem[];
+  /** Values that do not fit on the label (their text would be cut off), by field: printing asks first. */
+  cuts: FieldProblem[];
+  /** A print waits for the user's yes to printing a cut label. */
+  confirmingCuts: CutsConfirm | null;
   previewError: UserError | null;
   raster: RasterPreview | null;
   rasterError: UserError | null;
@@ -95,6 +104,8 @@ export interface DocumentState {
   choosePrinter(printer: string | null): void;
   /** The user said no to printing `confirmingCopies` copies. */
   cancelCopiesConfirm(): void;
+  /** The user said no to printing a cut label: the cursor goes to the first field that does not fit. */
+  cancelCutsConfirm(): void;
   /** Asks for a preview of the current values (coalesced per microtask, latest answer wins). */
   refreshPreview(): Promise<void>;
   loadRaster(): Promise<void>;
@@ -104,7 +115,7 @@ export interface DocumentState {
    */
   print(options?: PrintOptions): Promise<PrintSent | null>;
   exportAs(format: OutputFormat): Promise<ExportedFile | null>;
-  systemPrint(): Promise<void>;
+  systemPrint(options?: { confirmedCuts?: boolean }): Promise<void>;
 }
 
 /** The form's starting values: each field's default, else empty. Counters are assigned by main. */
@@ -165,7 +176,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       try {
         const result = await api.invoke('preview.scene', request);
         if (mine !== previewSeq) return;
-        set({ scene: result.scene, problems: result.problems, previewError: null });
+        set({ scene: result.scene, problems: result.problems, cuts: result.cuts, previewError: null });
       } catch (e) {
         if (mine !== previewSeq) return;
         set({ previewError: toUserError(e) });
@@ -205,6 +216,17 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       return true;
     };
 
+    /**
+     * A label whose text would be cut off prints only after a yes (#17 item 6: the country line dropped without
+     * a word). Called after `blockedByProblems`, so the cuts are the current values'.
+     */
+    const waitsForCutsYes = (action: CutsConfirm['action'], confirmed: boolean | undefined): boolean => {
+      const { cuts } = get();
+      if (!cuts.length || confirmed) return false;
+      set({ confirmingCuts: { action, cuts } });
+      return true;
+    };
+
     return {
       ref: null,
       detail: null,
@@ -218,6 +240,8 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       printer: null,
       scene: null,
       problems: [],
+      cuts: [],
+      confirmingCuts: null,
       previewError: null,
       raster: null,
       rasterError: null,
@@ -239,6 +263,8 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           confirmingCopies: null,
           scene: null,
           problems: [],
+          cuts: [],
+          confirmingCuts: null,
           previewError: null,
           raster: null,
           rasterError: null,
@@ -261,7 +287,8 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       },
 
       setValue: (field, value) => {
-        set({ values: { ...get().values, [field]: value } });
+        // A yes to printing the label as it was is not a yes to a changed one.
+        set({ values: { ...get().values, [field]: value }, confirmingCuts: null });
         ports.ui.getState().resolve(`field:${field}`);
         void get().refreshPreview();
       },
@@ -271,12 +298,24 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
         const parsed = parseCopies(copiesText);
         set(
           'copies' in parsed
-            ? { copiesText, copies: parsed.copies, copiesProblem: null, confirmingCopies: null }
-            : { copiesText, copiesProblem: parsed.problem, confirmingCopies: null },
+            ? {
+                copiesText,
+                copies: parsed.copies,
+                copiesProblem: null,
+                confirmingCopies: null,
+                confirmingCuts: null,
+              }
+            : { copiesText, copiesProblem: parsed.problem, confirmingCopies: null, confirmingCuts: null },
         );
       },
 
       cancelCopiesConfirm: () => set({ confirmingCopies: null }),
+
+      cancelCutsConfirm: () => {
+        const first = get().confirmingCuts?.cuts[0];
+        set({ confirmingCuts: null });
+        if (first) ports.ui.getState().focusField(first.field, { select: true });
+      },
 
       setPrinter: (printer) => {
         rasterSeq++;
@@ -351,11 +390,12 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           set({ confirmingCopies: wanted });
           return null;
         }
-        set({ confirmingCopies: null });
+        set({ confirmingCopies: null, confirmingCuts: null });
         // Busy from here on, so a second Enter or click while the preview settles is refused.
         set({ busy: 'print' });
         try {
           if (await blockedByProblems()) return null;
+          if (waitsForCutsYes('print', options.confirmedCuts)) return null;
           const request = label();
           if (!request || !ready()) return null;
           const { copies } = get();
@@ -405,11 +445,12 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
         }
       },
 
-      systemPrint: async () => {
+      systemPrint: async (options = {}) => {
         if (!get().ref || get().busy || !ready()) return;
-        set({ busy: 'system-print' });
+        set({ busy: 'system-print', confirmingCuts: null });
         try {
           if (await blockedByProblems()) return;
+          if (waitsForCutsYes('system-print', options.confirmedCuts)) return;
           const request = label();
           const { detail } = get();
           if (!request || !detail) return;

@@ -14,6 +14,7 @@ export function FieldForm() {
   const loading = useDocument((s) => s.loading);
   const values = useDocument((s) => s.values);
   const problems = useDocument((s) => s.problems);
+  const cuts = useDocument((s) => s.cuts);
   const touched = useUi((s) => s.touched);
   const revealAll = useUi((s) => s.revealAllProblems);
   const focusRequest = useUi((s) => s.focusRequest);
@@ -91,6 +92,7 @@ export function FieldForm() {
               field={field}
               value={value}
               problem={show ? problem.message : null}
+              cut={cuts.find((c) => c.field === field.name)?.message ?? null}
               linked={linked.has(field.name)}
               onChange={(v) => document.getState().setValue(field.name, v)}
               onBlur={() => ui.getState().touch(field.name)}
@@ -114,17 +116,20 @@ interface FieldInputProps {
   field: Field;
   value: string;
   problem: string | null;
+  /** The value does not fit on the label: what would be cut off (shown at once, not only once touched). */
+  cut: string | null;
   linked: boolean;
   onChange(value: string): void;
   onBlur(): void;
   onKeyDown(e: KeyboardEvent<HTMLElement>): void;
 }
 
-function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown }: FieldInputProps) {
+function FieldInput({ field, value, problem, cut, linked, onChange, onBlur, onKeyDown }: FieldInputProps) {
   const id = fieldInputId(field.name);
   const hintId = `${id}-hint`;
   const problemId = `${id}-problem`;
   const emptyId = `${id}-empty`;
+  const cutId = `${id}-cut`;
   // What a blank field prints (the template's placeholder, the API's rule). A required field is never blank
   // when printed from the app, so only an optional one can print it; the form says so rather than showing it
   // greyed out as if it were an example (#17: "ORDER: ORDER-00000" on real labels).
@@ -132,7 +137,7 @@ function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown
     !field.required && field.type !== 'counter' && field.placeholder !== '' ? field.placeholder : null;
   const showEmpty = emptyPrints !== null && value === '';
   const describedBy =
-    [problem ? problemId : null, showEmpty ? emptyId : null, field.hint ? hintId : null]
+    [problem ? problemId : null, cut ? cutId : null, showEmpty ? emptyId : null, field.hint ? hintId : null]
       .filter(Boolean)
       .join(' ') || undefined;
   const common = {
@@ -203,7 +208,9 @@ function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown
   }
 
   return (
-    <div className={`field${problem ? ' field-invalid' : ''}${linked ? ' field-linked' : ''}`}>
+    <div
+      className={`field${problem ? ' field-invalid' : ''}${cut ? ' field-cut' : ''}${linked ? ' field-linked' : ''}`}
+    >
       <label className="field-label" htmlFor={id}>
         {field.label}
         {field.required && (
@@ -217,6 +224,11 @@ function FieldInput({ field, value, problem, linked, onChange, onBlur, onKeyDown
       {problem && (
         <p className="field-problem" id={problemId}>
           {problem}
+        </p>
+      )}
+      {cut && (
+        <p className="field-warning" id={cutId}>
+          {cut}
         </p>
       )}
       {showEmpty && (

@@ -16,6 +16,7 @@ export function OutputPanel() {
   const copiesText = useDocument((s) => s.copiesText);
   const copiesProblem = useDocument((s) => s.copiesProblem);
   const confirming = useDocument((s) => s.confirmingCopies);
+  const confirmingCuts = useDocument((s) => s.confirmingCuts);
   const printer = useDocument((s) => s.printer);
   const busy = useDocument((s) => s.busy);
   const ready = useDocument((s) => s.detail !== null);
@@ -27,6 +28,7 @@ export function OutputPanel() {
   const copiesBox = useRef<HTMLInputElement>(null);
   const printButton = useRef<HTMLButtonElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
+  const cutsButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (controlFocus?.target === 'printer') printerBox.current?.focus();
@@ -37,6 +39,11 @@ export function OutputPanel() {
   useEffect(() => {
     if (confirming !== null) confirmButton.current?.focus();
   }, [confirming]);
+
+  // The same for a label that would print with text cut off: Enter prints it anyway, the other button edits.
+  useEffect(() => {
+    if (confirmingCuts !== null) cutsButton.current?.focus();
+  }, [confirmingCuts]);
 
   return (
     <section className="card output" aria-labelledby="output-title">
@@ -135,6 +142,46 @@ export function OutputPanel() {
               }}
             >
               Change copies
+            </button>
+          </div>
+        </div>
+      )}
+      {confirmingCuts !== null && (
+        <div
+          className="confirm-copies confirm-cuts"
+          role="alertdialog"
+          aria-label="Print with text cut off?"
+          aria-describedby="confirm-cuts-text"
+        >
+          <div id="confirm-cuts-text" className="small">
+            <p>This label would print with text cut off:</p>
+            <ul>
+              {confirmingCuts.cuts.map((c) => (
+                <li key={`${c.field}:${c.message}`}>{c.message}</li>
+              ))}
+            </ul>
+          </div>
+          <div className="row">
+            <button
+              ref={cutsButton}
+              type="button"
+              className="btn btn-primary btn-small"
+              onClick={() => {
+                const state = document.getState();
+                if (confirmingCuts.action === 'print') {
+                  void state.print({ confirmedCopies: true, confirmedCuts: true });
+                  printButton.current?.focus();
+                } else void state.systemPrint({ confirmedCuts: true });
+              }}
+            >
+              Print it cut
+            </button>
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              onClick={() => document.getState().cancelCutsConfirm()}
+            >
+              Shorten the text
             </button>
           </div>
         </div>
