@@ -38,7 +38,9 @@ export async function prepareImages<P extends ImageLoading>(
   ports: P,
   policy: ImagePolicy,
 ): Promise<PreparedMarkups<P>> {
-  const urls = collectImageUrls(markups);
+  // Copies of one request are often one object repeated (resolveShared): look at each object once.
+  const distinct = markups.length === 1 ? markups : [...new Set(markups)];
+  const urls = collectImageUrls(distinct);
   if (urls.length === 0) return { markups: [...markups], ports, warnings: [] };
   if (policy === 'strict') {
     const assets = await ports.loadImages(urls);
@@ -61,9 +63,13 @@ export async function prepareImages<P extends ImageLoading>(
   );
   if (failed.size === 0) return { markups: [...markups], ports: withAssets(ports, loaded), warnings: [] };
   const warnings = new Set<string>();
-  const out = markups.map((markup) => {
-    if (!markup.elements.some((el) => el.type === 'image' && failed.has(el.url))) return markup;
-    return {
+  const without = new Map<Markup, Markup>();
+  for (const markup of distinct) {
+    if (!markup.elements.some((el) => el.type === 'image' && failed.has(el.url))) {
+      without.set(markup, markup);
+      continue;
+    }
+    without.set(markup, {
       ...markup,
       elements: markup.elements.map((el, index) => {
         const error = el.type === 'image' && el.visible !== false ? failed.get(el.url) : undefined;
@@ -71,8 +77,10 @@ export async function prepareImages<P extends ImageLoading>(
         warnings.add(`elements[${index}] (image): ${error.message}; left out`);
         return { ...el, visible: false };
       }),
-    };
-  });
+    });
+  }
+  // The same object repeated stays one object repeated.
+  const out = markups.map((markup) => without.get(markup) as Markup);
   return { markups: out, ports: withAssets(ports, loaded), warnings: [...warnings] };
 }
 

@@ -4,7 +4,7 @@
  * and serialises. Each operation takes a request already validated by its zod schema (api-contract.ts) and
  * returns the result body, or throws; `toApiError` turns what it throws into the spec's status.
  */
-import { resolve } from '../resolve/resolve';
+import { resolveShared } from '../resolve/resolve';
 import type { Markup, Template } from '../template/schema';
 import type { TemplateStore } from '../template/store';
 import { API_ROUTES, type RouteName, type RouteRequest, type RouteResult } from './api-contract';
@@ -61,6 +61,12 @@ export interface OperationOptions {
    * local backend (src/api/local-backend.ts) maps to the client's error types instead.
    */
   mapError?: (e: unknown, failure: FailureContext) => unknown;
+  /**
+   * fetch-markups and print may answer their copies as ONE Markup object repeated (the HTTP face, which only
+   * serialises them, each distinct object once: server/json-body.ts). Default false: every copy its own object,
+   * for callers that keep and edit them (the app's local backend). The renders always share.
+   */
+  sharedCopies?: boolean;
 }
 
 /** Per-request facts the HTTP face knows. */
@@ -205,10 +211,13 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
     let markups: Markup[] | undefined;
     try {
       template = (await ports.templates.get(req.label_name)).template;
-      markups = resolve(template, req.apiData, req.amount);
+      // The copies of a request cannot differ (no counter numbers come with it): one object, repeated, so
+      // layout, rendering and serialising happen once however many copies are asked for.
+      markups = resolveShared(template, req.apiData, req.amount);
       beforeRender(markups.length, markups);
       if (MARKUP_ONLY.has(route)) {
-        const body = await handlers[route](req, markups, { ...ctx, render: ports.render });
+        const copies = options.sharedCopies ? markups : markups.map((m, i) => (i ? structuredClone(m) : m));
+        const body = await handlers[route](req, copies, { ...ctx, render: ports.render });
         return { body, copies: markups.length, warnings: [] };
       }
       const prepared = await prepareImages(markups, ports.render, ctx.imagePolicy ?? 'strict');

@@ -65,7 +65,8 @@ export const hasRfid = (markups: readonly Markup[]): boolean =>
 
 /**
  * Lays out each copy. Copies that resolved to identical markup (the common case: no counters) share one
- * Scene, so a 1,000-copy request lays out and rasterises once.
+ * Scene, so a 1,000-copy request lays out and rasterises once. Copies that are the same object (resolveShared)
+ * are matched by identity; only distinct objects are compared by their JSON.
  */
 export async function scenesFor(
   markups: readonly Markup[],
@@ -73,21 +74,27 @@ export async function scenesFor(
   ports: RenderPorts,
   onInvalid: 'throw' | 'mark' = 'throw',
 ): Promise<Scene[]> {
-  const images = await ports.loadImages(collectImageUrls(markups));
-  checkImageBudget(images, markups, target, ports.imageBudget);
-  // One markup (the job queue renders label by label): nothing to share, no key to build.
-  if (markups.length === 1)
-    return [layout(markups[0] as Markup, { fonts: ports.fonts, images, target, onInvalid })];
+  const distinct = markups.length === 1 ? markups : [...new Set(markups)];
+  const images = await ports.loadImages(collectImageUrls(distinct));
+  checkImageBudget(images, distinct, target, ports.imageBudget);
+  const opts = { fonts: ports.fonts, images, target, onInvalid };
+  // One markup (the job queue renders label by label, or one object repeated): nothing to compare, no key.
+  if (distinct.length === 1) {
+    const scene = layout(distinct[0] as Markup, opts);
+    return markups.length === 1 ? [scene] : new Array<Scene>(markups.length).fill(scene);
+  }
+  const byObject = new Map<Markup, Scene>();
   const byKey = new Map<string, Scene>();
-  return markups.map((markup) => {
+  for (const markup of distinct) {
     const key = JSON.stringify(markup);
     let scene = byKey.get(key);
     if (!scene) {
-      scene = layout(markup, { fonts: ports.fonts, images, target, onInvalid });
+      scene = layout(markup, opts);
       byKey.set(key, scene);
     }
-    return scene;
-  });
+    byObject.set(markup, scene);
+  }
+  return markups.map((markup) => byObject.get(markup) as Scene);
 }
 
 function checkRange(name: string, value: number, range: { min: number; max: number }): number {
@@ -110,22 +117,21 @@ export async function renderZplLabels(
     MAX_WIDTH_DOTS_RANGE,
   );
   const scenes = await scenesFor(markups, { unit: 'dots', dpi }, ports);
-  const bitmaps = new Map<Scene, MonoBitmap>();
-  const copies = scenes.map((scene) => {
-    let bitmap = bitmaps.get(scene);
-    if (!bitmap) {
-      bitmap = ports.toMonoBitmap(scene, ports.fonts);
-      bitmaps.set(scene, bitmap);
-    }
-    return { bitmap, rfid: scene.rfid };
-  });
-  const labels = buildZplJobs(copies, {
-    maxWidthDots,
-    compression: opts.compression ?? 'z64',
-    labelHome: opts.labelHome ?? { x: 0, y: 0 },
-    ...(opts.darkness ? { darkness: opts.darkness } : {}),
-    ...(ports.deflate ? { deflate: ports.deflate } : {}),
-  });
+  // A job is a function of its scene (bitmap and RFID writes) and the shared settings: one job string per
+  // distinct scene, repeated for its copies (a 1,000-copy answer holds one string 1,000 times).
+  const distinct = [...new Set(scenes)];
+  const jobs = buildZplJobs(
+    distinct.map((scene) => ({ bitmap: ports.toMonoBitmap(scene, ports.fonts), rfid: scene.rfid })),
+    {
+      maxWidthDots,
+      compression: opts.compression ?? 'z64',
+      labelHome: opts.labelHome ?? { x: 0, y: 0 },
+      ...(opts.darkness ? { darkness: opts.darkness } : {}),
+      ...(ports.deflate ? { deflate: ports.deflate } : {}),
+    },
+  );
+  const jobOf = new Map(distinct.map((scene, i) => [scene, jobs[i] as string]));
+  const labels = scenes.map((scene) => jobOf.get(scene) as string);
   return { dpi, max_width_dots: maxWidthDots, count: labels.length, labels };
 }
 

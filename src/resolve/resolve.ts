@@ -169,10 +169,18 @@ export function resolveOne(template: Template, apiData: ApiData, counters: Count
  * Every copy is its own object (callers may mutate one without touching the others).
  */
 export function resolve(template: Template, apiData: unknown, amount: unknown): Markup[] {
+  const out = resolveShared(template, apiData, amount);
+  for (let i = 1; i < out.length; i++) out[i] = structuredClone(out[0] as Markup);
+  return out;
+}
+
+/**
+ * `resolve` for a caller that only reads the copies (the renderers, the HTTP face's serialiser): the copies of a
+ * request cannot differ (no counter numbers come with it), so the array holds ONE Markup `amount` times, and
+ * every step after can do its work once per distinct object. Do not mutate the copies.
+ */
+export function resolveShared(template: Template, apiData: unknown, amount: unknown): Markup[] {
   const data = checkApiData(apiData);
   const copies = checkAmount(amount);
-  const first = resolveOne(template, data);
-  const out = [first];
-  for (let i = 1; i < copies; i++) out.push(structuredClone(first));
-  return out;
+  return new Array<Markup>(copies).fill(resolveOne(template, data));
 }

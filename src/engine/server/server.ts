@@ -45,6 +45,7 @@ import {
   serverBusy,
   type ServerLimits,
 } from './budgets';
+import { jsonBytes } from './json-body';
 import { keyVerifier, type KeyVerifier } from './key-store';
 import { workGate } from './work-gate';
 import { readSdkAsset, defaultSdkBundle } from './sdk-assets';
@@ -175,30 +176,33 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     bundledTemplatesDir(),
     ...(options.templatesDir ? [options.templatesDir] : []),
   ];
-  const ops = createOperations({
-    templates: options.templates ?? defaultTemplateStore(options.templatesDir),
-    render:
-      options.renderPorts ??
-      confineImageFiles(
-        {
-          ...nodeRenderPorts({
-            baseDir: imageBase,
-            policy: addressPolicy(options.imageHosts),
-            maxBytes: limits.imageBytes,
-            timeoutMs: limits.imageTimeoutMs,
-            cacheBytes: limits.imageCacheBytes,
-            maxPixels: limits.imagePixels,
-          }),
-          imageBudget: { ...DEFAULT_IMAGE_BUDGET, maxPixels: limits.imagePixels },
-        },
-        imageRoots,
-        imageBase,
-      ),
-    ...(options.printers ? { printers: options.printers } : {}),
-    svgFiles: svgs,
-    svgTtlHours,
-    now,
-  });
+  const ops = createOperations(
+    {
+      templates: options.templates ?? defaultTemplateStore(options.templatesDir),
+      render:
+        options.renderPorts ??
+        confineImageFiles(
+          {
+            ...nodeRenderPorts({
+              baseDir: imageBase,
+              policy: addressPolicy(options.imageHosts),
+              maxBytes: limits.imageBytes,
+              timeoutMs: limits.imageTimeoutMs,
+              cacheBytes: limits.imageCacheBytes,
+              maxPixels: limits.imagePixels,
+            }),
+            imageBudget: { ...DEFAULT_IMAGE_BUDGET, maxPixels: limits.imagePixels },
+          },
+          imageRoots,
+          imageBase,
+        ),
+      ...(options.printers ? { printers: options.printers } : {}),
+      svgFiles: svgs,
+      svgTtlHours,
+      now,
+    },
+    { sharedCopies: true },
+  );
 
   installBodyParser(app);
   installErrorHandling(app);
@@ -275,7 +279,8 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
           checkResponseBytes(result.body, result.copies, limits.responseBytes);
           reservation?.commit(name);
           if (result.warnings.length > 0) reply.header(WARNINGS_HEADER, warningsHeader(result.warnings));
-          return reply.type(JSON_TYPE).send(result.body);
+          // Identical copies are one object or string repeated: serialised once (json-body.ts).
+          return reply.type(JSON_TYPE).send(jsonBytes(result.body));
         } finally {
           reservation?.release();
         }
