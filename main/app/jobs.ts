@@ -46,7 +46,8 @@ export interface AppJobs {
   resume(id: number): Promise<JobView>;
   cancel(id: number): Promise<JobView>;
   skip(id: number, labels: number[]): Promise<JobView>;
-  reprint(id: number, labels?: number[]): Promise<JobView>;
+  /** On `printer` when given (drawn again at its dpi), else the same bytes on the job's own printer. */
+  reprint(id: number, labels?: number[], printer?: PrinterView): Promise<JobView>;
   /** While a job prints on this printer: its view of the printer (no second connection to ask). */
   printerStatus(printerId: string): PrinterStatusView | undefined;
   resumeUnfinished(): void;
@@ -337,9 +338,17 @@ export function createAppJobs(deps: {
     resume: async (id) => view(service.resume(id)),
     cancel: async (id) => view(service.cancel(id)),
     skip: async (id, labels) => view(service.skip(id, labels)),
-    async reprint(id, labels) {
+    async reprint(id, labels, printer) {
       detail(id);
-      return view(await service.reprint(id, labels));
+      if (printer?.language === 'pdf') {
+        throw new IpcError(
+          'printer',
+          `${printer.name} is an office printer queue: labels are reprinted on label printers. Save the labels as PDF to print them there.`,
+          null,
+          'printers',
+        );
+      }
+      return view(await service.reprint(id, labels, printer ? { printer: printer.uri } : {}));
     },
     printerStatus: (id) => busy.get(id),
     // A job that cannot be resumed now stays listed as unfinished; History resumes it later.

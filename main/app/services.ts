@@ -185,7 +185,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'jobs.resume': ({ id }) => jobs.resume(id),
     'jobs.cancel': ({ id }) => jobs.cancel(id),
     'jobs.skip': ({ id, labels }) => jobs.skip(id, labels),
-    'jobs.reprint': async ({ id, labels }) => ({ job: await jobs.reprint(id, labels) }),
+    'jobs.reprint': async ({ id, labels, printer }) => ({
+      job: await jobs.reprint(id, labels, printer === undefined ? undefined : await printers.get(printer)),
+    }),
   };
 
   // Jobs a previous run left unfinished continue at start (their printers may print again).

@@ -119,8 +119,16 @@ export interface JobService {
    * `failed` and never print; the rest of the job continues unless a person holds it for another reason.
    */
   skip(jobId: number, labels: readonly number[]): JobDetail;
-  /** A new job with the same bytes as the whole job or the given label numbers; printed in the background. */
-  reprint(jobId: number, labels?: readonly number[], options?: { start?: boolean }): Promise<JobDetail>;
+  /**
+   * A new job of the whole job or the given label numbers, printed in the background: the same bytes on the
+   * job's printer; on `printer` (another URI), the same labels (values, counter numbers) drawn again at that
+   * printer's dpi and settings.
+   */
+  reprint(
+    jobId: number,
+    labels?: readonly number[],
+    options?: { start?: boolean; printer?: string },
+  ): Promise<JobDetail>;
   listJobs(filter?: JobFilter): JobDetail[];
   getJob(jobId: number): JobDetail | undefined;
   labels(jobId: number): JobLabel[];

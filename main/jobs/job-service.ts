@@ -30,6 +30,7 @@ import { formatPrinterUri, parsePrinterUri } from '../../src/printers/uri';
 import { counterFields, counterSettings, counterValuesAt, formatCounter } from '../../src/resolve/counters';
 import { checkApiData, LIMITS } from '../../src/resolve/resolve';
 import { parseTemplate } from '../../src/template/parse';
+import type { Template } from '../../src/template/schema';
 import { createTransport } from '../printers/open-transport';
 import { createProfileStore } from '../printers/profile-store';
 import { createLabelRenderer, LabelRenderFailed } from './label-renderer';
@@ -253,6 +254,29 @@ export function openJobService(options: JobServiceOptions): JobService {
     while (runners.size) await Promise.all([...runners.values()]);
   };
 
+  /** The dpi and ZPL settings a new job on `printer` renders with (its profile, else asked, else 203). */
+  const setupFor = async (printer: string, dpi: number | undefined) => {
+    const profile = await profiles.get(printer);
+    // Asks the printer only without a profile: it may be busy printing another job over its one connection.
+    const setup = await decidePrinterSetup(printer, dpi, {
+      profile,
+      askDpi: askOverNewConnection(printer, connect),
+      whenUnreachable: 'the job is stored and waits for the printer',
+    });
+    if (setup.save) {
+      await profiles.put(setup.save);
+      setup.warnings.push(`detected ${setup.dpi} dpi; saved in the printer profile (${profiles.path})`);
+    }
+    return setup;
+  };
+
+  /** The job whose rows and counters label `n` of `jobId` was resolved from (reprints followed back). */
+  const firstJobOf = (jobId: number, n: number): { job: Job; n: number } => {
+    const job = mustJob(jobId);
+    const source = job.reprintOf?.labels[n - 1];
+    return job.reprintOf && source !== undefined ? firstJobOf(job.reprintOf.jobId, source) : { job, n };
+  };
+
   const addJob = async (request: NewJob): Promise<{ job: JobDetail; warnings: string[] }> => {
     const printer = formatPrinterUri(parsePrinterUri(request.printer));
     const template = request.template;
@@ -270,17 +294,7 @@ export function openJobService(options: JobServiceOptions): JobService {
       }
     }
     if (rows.length === 0) throw new JobRequestError('nothing to print: the job has no rows');
-    const profile = await profiles.get(printer);
-    // Asks the printer only without a profile: it may be busy printing another job over its one connection.
-    const setup = await decidePrinterSetup(printer, request.dpi, {
-      profile,
-      askDpi: askOverNewConnection(printer, connect),
-      whenUnreachable: 'the job is stored and waits for the printer',
-    });
-    if (setup.save) {
-      await profiles.put(setup.save);
-      setup.warnings.push(`detected ${setup.dpi} dpi; saved in the printer profile (${profiles.path})`);
-    }
+    const setup = await setupFor(printer, request.dpi);
     // Equal copies: rows stored once with `copies`; else each row repeated, one label each.
     const uniform = rows.every((r) => r.copies === rows[0]?.copies);
     const copies = uniform ? (rows[0]?.copies ?? 1) : 1;
@@ -429,22 +443,41 @@ export function openJobService(options: JobServiceOptions): JobService {
           );
         }
       }
+      const target = reprintOptions.printer
+        ? formatPrinterUri(parsePrinterUri(reprintOptions.printer))
+        : original.printer;
+      // Another printer: the labels are drawn again for it, so each must come from a job that resolved them.
+      let redraw: { dpi: number; render: JobSpec['render'] } | undefined;
+      if (target !== original.printer) {
+        for (const n of numbers) {
+          const first = firstJobOf(jobId, n).job;
+          if (!first.render) {
+            throw new JobRequestError(
+              `job ${first.id} was stored as printer bytes only; it can be reprinted on ${first.printer} only`,
+            );
+          }
+        }
+        const setup = await setupFor(target, undefined);
+        redraw = { dpi: setup.dpi, render: { zpl: setup.zpl, counterFirsts: {} } };
+      }
       const created = store.createDeferredJob(numbers.length, () => ({
-        printer: original.printer,
+        printer: target,
         format: original.format,
         templateName: original.templateName,
         template: original.template,
         rows: [],
         copies: 1,
-        dpi: original.dpi,
+        dpi: redraw?.dpi ?? original.dpi,
         createdBy: serviceUser,
+        ...(redraw ? { render: redraw.render } : {}),
         reprintOf: { jobId, labels: numbers },
       }));
-      const text = `reprint of job ${jobId}, label${numbers.length === 1 ? '' : 's'} ${formatLabelList(numbers)}`;
+      const where = redraw ? `, on ${target}` : '';
+      const text = `reprint of job ${jobId}, label${numbers.length === 1 ? '' : 's'} ${formatLabelList(numbers)}${where}`;
       record('reprinted', detail(created.id), numbers.length, text);
-      emit({ kind: 'created', jobId: created.id, printer: original.printer, labelCount: numbers.length });
+      emit({ kind: 'created', jobId: created.id, printer: target, labelCount: numbers.length });
       await renderFirstOrFail(created.id);
-      if (reprintOptions.start !== false) void start(original.printer);
+      if (reprintOptions.start !== false) void start(target);
       return detail(created.id);
     },
     listJobs: (filter) => store.summaries(filter).map(withCounts),
@@ -454,9 +487,18 @@ export function openJobService(options: JobServiceOptions): JobService {
     },
     labels(jobId) {
       const job = mustJob(jobId);
-      const source = job.reprintOf ? mustJob(job.reprintOf.jobId) : job;
-      const template = source.render ? parseTemplate(source.template, `job ${source.id}`) : undefined;
-      const describe = (n: number) => {
+      const templates = new Map<number, Template | undefined>();
+      const templateOf = (source: Job): Template | undefined => {
+        if (!templates.has(source.id)) {
+          templates.set(
+            source.id,
+            source.render ? parseTemplate(source.template, `job ${source.id}`) : undefined,
+          );
+        }
+        return templates.get(source.id);
+      };
+      const describe = (source: Job, n: number) => {
+        const template = templateOf(source);
         const rowIndex = Math.floor((n - 1) / source.copies);
         const row = source.rows.length ? (source.render?.sourceRows?.[rowIndex] ?? rowIndex + 1) : null;
         const values: Record<string, string> = {};
@@ -476,7 +518,8 @@ export function openJobService(options: JobServiceOptions): JobService {
       };
       return store.labels(jobId).map((label) => {
         const original = job.reprintOf ? (job.reprintOf.labels[label.number - 1] ?? null) : null;
-        return { ...label, ...describe(original ?? label.number), reprintOf: original };
+        const first = firstJobOf(jobId, label.number);
+        return { ...label, ...describe(first.job, first.n), reprintOf: original };
       });
     },
     audit: (filter) => auditLog.list(filter),

@@ -5,7 +5,9 @@
  *
  * Label n (1-based) of a job is row `floor((n - 1) / copies)` with counter numbers `first + (n - 1) × step`;
  * label n of a reprint is label `reprintOf.labels[n - 1]` of the original job, its bytes copied with the tag
- * changed (rendered first in the original job when it never was).
+ * changed (rendered first in the original job when it never was). A reprint with its own `render` (one to
+ * another printer) draws those labels again at its own dpi and settings, from the job that first resolved them
+ * (its rows, its counter numbers): the same labels, not new ones.
  */
 import type { RenderPorts, ZplRenderOptions } from '../../src/engine/render';
 import { renderZplLabels } from '../../src/engine/render';
@@ -94,6 +96,29 @@ export function createLabelRenderer(
     return cached;
   };
 
+  /** Label n of `job` as markup: given (hosted), else its row resolved with its counter numbers. */
+  const markupAt = (job: Job, template: Template, n: number): Markup => {
+    const how = job.render;
+    if (!how) throw new JobNotFound(`label ${n} of job ${job.id} was never rendered`);
+    const given = how.markups?.[n - 1];
+    if (given !== undefined) return parseMarkup(given, `job ${job.id} label ${n}`);
+    const row = job.rows[Math.floor((n - 1) / job.copies)] ?? {};
+    return resolveOne(template, row, counterValuesAt(template, how.counterFirsts, n - 1));
+  };
+
+  /** Label n of a reprint, followed back to the job that resolved it: that job's markup and image folder. */
+  const originalMarkup = (jobId: number, n: number): { markup: Markup; baseDir: string | undefined } => {
+    const job = store.getJob(jobId);
+    if (!job) throw new JobNotFound(`no job ${jobId}`);
+    if (job.reprintOf) {
+      const source = job.reprintOf.labels[n - 1];
+      if (source === undefined) throw new JobNotFound(`label ${n} of reprint job ${jobId} names no label`);
+      return originalMarkup(job.reprintOf.jobId, source);
+    }
+    const template = parseTemplate(job.template, `job ${jobId}`);
+    return { markup: markupAt(job, template, n), baseDir: job.render?.baseDir };
+  };
+
   const prepare = async (jobId: number, labelNumber: number, count = chunkSize): Promise<void> => {
     if (store.hasPayload(jobId, labelNumber)) return;
     const { job, template } = jobOf(jobId);
@@ -101,7 +126,7 @@ export function createLabelRenderer(
     const numbers: number[] = [];
     for (let n = labelNumber; n <= last && !store.hasPayload(jobId, n); n++) numbers.push(n);
 
-    if (job.reprintOf) {
+    if (job.reprintOf && !job.render) {
       const { jobId: original, labels } = job.reprintOf;
       const payloads: string[] = [];
       for (const n of numbers) {
@@ -115,14 +140,22 @@ export function createLabelRenderer(
     }
     const how = job.render;
     if (!how) throw new JobNotFound(`label ${labelNumber} of job ${jobId} was never rendered`);
-    const markups = numbers.map((n) => {
-      const given = how.markups?.[n - 1];
-      if (given !== undefined) return parseMarkup(given, `job ${jobId} label ${n}`);
-      const row = job.rows[Math.floor((n - 1) / job.copies)] ?? {};
-      return resolveOne(template, row, counterValuesAt(template, how.counterFirsts, n - 1));
-    });
+    let markups: Markup[];
+    let baseDir = how.baseDir;
+    if (job.reprintOf) {
+      const { jobId: original, labels } = job.reprintOf;
+      const sources = numbers.map((n) => {
+        const source = labels[n - 1];
+        if (source === undefined) throw new JobNotFound(`label ${n} of reprint job ${jobId} names no label`);
+        return originalMarkup(original, source);
+      });
+      markups = sources.map((s) => s.markup);
+      baseDir = sources[0]?.baseDir;
+    } else {
+      markups = numbers.map((n) => markupAt(job, template, n));
+    }
     const options = { dpi: job.dpi, ...how.zpl };
-    const ports = portsFor(how.baseDir);
+    const ports = portsFor(baseDir);
     const keep = (zpl: readonly string[]) =>
       store.putPayloads(
         jobId,

@@ -34,8 +34,9 @@ export const JOBS_HELP = `Usage: labeldesk jobs <add|list|show|labels|resume|pau
   jobs skip ID --labels 5[,7-9]
                          give up on labels not yet sent (a label that cannot be rendered holds its job
                          until it is skipped or the job cancelled); the rest of the job then prints
-  jobs reprint ID [--labels 3,7-9]
-                         print the whole job, or the given labels, again: the same bytes, as a new job
+  jobs reprint ID [--labels 3,7-9] [--printer URI]
+                         print the whole job, or the given labels, again: the same bytes, as a new job;
+                         with --printer, on another printer: the same labels drawn at its dpi
   jobs audit [--job ID]  the audit log: who created, printed, paused, resumed, cancelled, reprinted what
 
 Options:
@@ -340,7 +341,7 @@ async function skipCommand(args: string[], io: CliIo): Promise<number> {
 async function reprintCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
-    { ...jobOptions, labels: { type: 'string' }, detach: { type: 'boolean' } },
+    { ...jobOptions, labels: { type: 'string' }, detach: { type: 'boolean' }, printer: { type: 'string' } },
     true,
   );
   if (values.help) {
@@ -349,10 +350,12 @@ async function reprintCommand(args: string[], io: CliIo): Promise<number> {
   }
   const id = jobIdArg(positionals);
   const labels = values.labels === undefined ? undefined : parseLabelList(values.labels);
+  const printer = values.printer === undefined ? undefined : printerOption(values.printer).text;
   return withJobService(values, io, async (service) => {
-    const job = await service.reprint(id, labels, { start: false });
+    const job = await service.reprint(id, labels, { start: false, ...(printer ? { printer } : {}) });
+    const on = printer ? ` on ${job.printer}` : '';
     io.stdout(
-      `job ${job.id}: reprint of job ${id}, ${job.labelCount} label${job.labelCount === 1 ? '' : 's'}\n`,
+      `job ${job.id}: reprint of job ${id}, ${job.labelCount} label${job.labelCount === 1 ? '' : 's'}${on}\n`,
     );
     if (values.detach) return 0;
     return printAndReport(service, io, [job.id], () => service.start(job.id));

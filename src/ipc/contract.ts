@@ -410,8 +410,13 @@ export const CHANNELS = {
   'jobs.skip': channel<JobView>()(
     z.strictObject({ id, labels: z.array(z.number().int().min(1)).min(1).max(100_000) }),
   ),
+  /** The same bytes on the job's printer; on `printer` (another one), the same labels drawn for it. */
   'jobs.reprint': channel<{ job: JobView }>()(
-    z.strictObject({ id, labels: z.array(z.number().int().min(1)).max(100_000).optional() }),
+    z.strictObject({
+      id,
+      labels: z.array(z.number().int().min(1)).max(100_000).optional(),
+      printer: printerId.optional(),
+    }),
   ),
 } as const;
 

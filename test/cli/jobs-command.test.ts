@@ -67,6 +67,34 @@ describe('labeldesk jobs', () => {
     expect(show.stdout).toContain('possible duplicates: none');
   });
 
+  it('reprint --printer draws the labels again for another printer (203 dpi: ^PW406 for 2 in)', async () => {
+    expect((await add('--amount', '2')).code).toBe(0);
+    const other = await startZebraEmulator({ dpi: 203, port: 0 });
+    try {
+      const r = await cli([
+        'jobs',
+        'reprint',
+        '1',
+        '--labels',
+        '2',
+        '--printer',
+        other.uri,
+        '--data-dir',
+        dir,
+      ]);
+      expect(r.stdout).toContain(`job 2: reprint of job 1, 1 label on ${other.uri}\n`);
+      expect(r.code).toBe(0);
+      expect(other.printer.printed.map((j) => readLabelTag(j.zpl))).toEqual([{ jobId: 2, labelNumber: 1 }]);
+      expect(other.printer.printed[0]?.zpl).toContain('^PW406');
+      expect(emulator.printer.printed).toHaveLength(2);
+      const bad = await cli(['jobs', 'reprint', '1', '--printer', 'nope://x', '--data-dir', dir]);
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr).toMatch(/^labeldesk: --printer: /m);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('says what is wrong with the arguments', async () => {
     expect(await cli(['jobs', 'show', '--data-dir', dir])).toMatchObject({
       code: 2,

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { startZebraEmulator } from '../emulator/zebra-emulator';
+import { scanZplJob } from '../support/barcode-label';
 import { expect, test } from './fixtures';
 
 const TRACKING = '1Z999AA10123456784';
@@ -219,4 +220,46 @@ test('Discover says what it found, or that it found nothing, in sentences', asyn
   const rows = await found.locator('.printer-row').count();
   if (rows === 0) await expect(found).toContainText('No printers found');
   await expect(found).not.toContainText(/ENOENT|spawn|lpstat/);
+});
+
+test('History: "the label for Ada" is found by what was typed and reprinted on another printer, drawn for it', async ({
+  page,
+  app,
+}) => {
+  // A 300 dpi printer beside the 203 dpi Dock Zebra.
+  const back = await startZebraEmulator({ dpi: 300 });
+  try {
+    await page.getByRole('link', { name: /Printers & Settings/ }).click();
+    await page.getByRole('button', { name: 'Add printer' }).click();
+    const form = page.getByRole('form', { name: 'Add printer' });
+    await form.getByLabel('Name').fill('Back Zebra');
+    await form.getByLabel('Address (URI)').fill(back.uri);
+    await form.getByRole('button', { name: 'Save printer' }).click();
+    await expect(form).toHaveCount(0);
+
+    await page.getByRole('link', { name: 'Print', exact: true }).click();
+    await pickBySearch(page);
+    await fillShipping(page);
+    await page.getByRole('combobox', { name: 'Printer' }).selectOption({ label: 'Dock Zebra' });
+    await page.getByRole('button', { name: 'Print', exact: true }).click();
+    await expect.poll(() => app.zebra.jobs.length, { timeout: 30_000 }).toBe(1);
+
+    await page.getByRole('link', { name: 'History' }).click();
+    await page.getByRole('searchbox', { name: 'Find' }).fill('Ada');
+    const jobs = page.getByRole('table', { name: 'Jobs' });
+    await expect(jobs.getByRole('button', { name: /^Job \d+$/ })).toHaveCount(1);
+    await jobs.getByRole('button', { name: /^Job \d+$/ }).click();
+    await expect(page.getByRole('table', { name: /Labels of job/ })).toContainText('Ada Lovelace');
+
+    await page.getByRole('combobox', { name: 'Reprint on' }).selectOption({ label: 'Back Zebra' });
+    await page.getByRole('button', { name: 'Reprint job' }).click();
+    await expect.poll(() => back.jobs.length, { timeout: 30_000 }).toBe(1);
+    // Drawn for the 300 dpi printer (4 in = 1200 dots), the same label: its barcode is Ada's tracking number.
+    const zpl = back.jobs[0]!.zpl;
+    expect(zpl).toContain('^PW1200');
+    expect(scanZplJob(zpl, mkdtempSync(join(tmpdir(), 'ld-e2e-reprint-')), 'reprint')).toContain(TRACKING);
+    expect(app.zebra.jobs.length).toBe(1);
+  } finally {
+    await back.close();
+  }
 });

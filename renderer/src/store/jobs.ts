@@ -43,7 +43,8 @@ export interface JobsState {
   close(): void;
   togglePick(label: number): void;
   setPicked(labels: number[]): void;
-  reprint(id: number, labels?: number[]): Promise<JobView | null>;
+  /** The whole job or `labels` again: on the job's printer, or on `printer` (another printer's id). */
+  reprint(id: number, labels?: number[], printer?: string): Promise<JobView | null>;
   control(action: 'pause' | 'resume' | 'cancel', id: number): Promise<void>;
   /** Gives up on one label (one that cannot be rendered holds its job until it is skipped). */
   skip(id: number, label: number): Promise<void>;
@@ -223,11 +224,15 @@ export function createJobsStore(
         set({ picked: picked.includes(label) ? picked.filter((n) => n !== label) : [...picked, label] });
       },
       setPicked: (picked) => set({ picked }),
-      reprint: async (id, labels) => {
+      reprint: async (id, labels, printer) => {
         if (get().reprinting) return null;
         set({ reprinting: true });
         try {
-          const { job } = await api.invoke('jobs.reprint', labels?.length ? { id, labels } : { id });
+          const { job } = await api.invoke('jobs.reprint', {
+            id,
+            ...(labels?.length ? { labels } : {}),
+            ...(printer ? { printer } : {}),
+          });
           get().track(job);
           set({ picked: [] });
           await get().loadList();

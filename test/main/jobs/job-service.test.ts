@@ -178,6 +178,58 @@ describe('pause, resume, cancel', () => {
 });
 
 describe('reprint and the audit log', () => {
+  it("a reprint to another printer renders the same labels at that printer's dpi, with the same counter values (#17 item 9)", async () => {
+    const dir = tempDir();
+    const dock = await emulator();
+    const back = await startZebraEmulator({ dpi: 300, port: 0 });
+    cleanup.push(() => back.close());
+    const jobs = service(dir);
+    const { job } = await jobs.addJob({
+      template: serials,
+      printer: dock.uri,
+      rows: [{ data: {} }],
+      copies: 3,
+    });
+    await jobs.idle();
+    expect(dock.printer.printed).toHaveLength(3);
+
+    const reprint = await jobs.reprint(job.id, [3, 1], { printer: back.uri });
+    await jobs.idle();
+    expect(jobs.getJob(reprint.id)).toMatchObject({
+      state: 'done',
+      printer: back.uri,
+      labelCount: 2,
+      reprintOf: job.id,
+      reprintedLabels: [3, 1],
+    });
+    // Nothing more on the first printer; on the other, each label once, drawn for 300 dpi (3 in = 900 dots).
+    expect(dock.printer.printed).toHaveLength(3);
+    expect(back.printer.printed).toHaveLength(2);
+    const zpl = back.printer.printed.map((p) => p.zpl);
+    for (const z of zpl) expect(z).toContain('^PW900');
+    expect(zpl.map((z) => readLabelTag(z))).toEqual([
+      { jobId: reprint.id, labelNumber: 1 },
+      { jobId: reprint.id, labelNumber: 2 },
+    ]);
+    // The same labels: the counters they were printed with, not new numbers.
+    expect(scanZplJob(zpl[0] ?? '', dir, 'r1')).toEqual(['SN-000003']);
+    expect(scanZplJob(zpl[1] ?? '', dir, 'r2')).toEqual(['SN-000001']);
+    expect(jobs.labels(reprint.id)).toMatchObject([
+      { number: 1, reprintOf: 3, counters: { serial: 'SN-000003' } },
+      { number: 2, reprintOf: 1, counters: { serial: 'SN-000001' } },
+    ]);
+    // And a reprint of that reprint, back on the first printer, is still label 3 of the first job.
+    const again = await jobs.reprint(reprint.id, [1], { printer: dock.uri });
+    await jobs.idle();
+    expect(jobs.getJob(again.id)).toMatchObject({ state: 'done', printer: dock.uri });
+    const last = dock.printer.printed.at(-1)?.zpl ?? '';
+    expect(last).toContain('^PW609');
+    expect(scanZplJob(last, dir, 'r3')).toEqual(['SN-000003']);
+    expect(jobs.audit({ jobId: reprint.id }).find((a) => a.action === 'reprinted')?.detail).toBe(
+      `reprint of job ${job.id}, labels 3, 1, on ${back.uri}`,
+    );
+  });
+
   it('a reprint of one label sends exactly that label again, recorded in the append-only audit log', async () => {
     const dir = tempDir();
     const e = await emulator();

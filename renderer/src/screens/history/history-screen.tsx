@@ -2,7 +2,7 @@
  * The History screen: jobs with a filter (state, printer, text); a job's labels with their states and
  * possible duplicates marked; reprint the job or the labels ticked.
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { JOB_STATE_NAMES } from '../../../../src/ipc/contract';
 import type { HistoryFilter } from '../../store/jobs';
 import { ErrorNotice } from '../../components/error-notice';
@@ -133,7 +133,7 @@ export function HistoryScreen() {
           {loaded && list.length === 0 && <p className="muted empty">No jobs match.</p>}
         </div>
       </section>
-      {selected && <JobDetail />}
+      {selected && <JobDetail key={selected.job.id} />}
     </div>
   );
 }
@@ -143,8 +143,13 @@ function JobDetail() {
   const selected = useJobs((s) => s.selected)!;
   const picked = useJobs((s) => s.picked);
   const reprinting = useJobs((s) => s.reprinting);
+  const printers = usePrinters((s) => s.printers);
   const { job, labels } = selected;
   const allPicked = labels.length > 0 && picked.length === labels.length;
+  // Where a reprint goes: the job's own printer (the same bytes) unless another is chosen (drawn for it).
+  const [target, setTarget] = useState('');
+  const labelPrinters = printers.filter((p) => p.language !== 'pdf' && p.id !== job.printerId);
+  const reprintOn = target || undefined;
   return (
     <section className="card" aria-labelledby="job-detail-title">
       <div className="card-head">
@@ -163,12 +168,25 @@ function JobDetail() {
         {job.reason ? ` · ${job.reason}` : ''}
       </p>
       <JobControls job={job} />
+      <div className="row reprint-row">
+        <label className="field-label" htmlFor="reprint-printer">
+          Reprint on
+        </label>
+        <select id="reprint-printer" value={target} onChange={(e) => setTarget(e.target.value)}>
+          <option value="">{job.printerName} (same printer, same bytes)</option>
+          {labelPrinters.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </select>
+      </div>
       <div className="row">
         <button
           type="button"
           className="btn btn-primary"
           disabled={reprinting}
-          onClick={() => void jobs.getState().reprint(job.id)}
+          onClick={() => void jobs.getState().reprint(job.id, undefined, reprintOn)}
         >
           Reprint job
         </button>
@@ -176,7 +194,7 @@ function JobDetail() {
           type="button"
           className="btn btn-secondary"
           disabled={picked.length === 0 || reprinting}
-          onClick={() => void jobs.getState().reprint(job.id, picked)}
+          onClick={() => void jobs.getState().reprint(job.id, picked, reprintOn)}
         >
           Reprint selected labels{picked.length ? ` (${picked.length})` : ''}
         </button>
