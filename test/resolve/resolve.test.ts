@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { LIMITS, ResolveError, resolve } from '../../src/resolve/resolve';
+import { LIMITS, ResolveError, resolve, resolveOne, resolveShared } from '../../src/resolve/resolve';
 import { parseTemplate } from '../../src/template/parse';
 import { bundledTemplate, bundledTemplateNames } from '../support/templates';
 
@@ -153,5 +153,38 @@ describe('resolve (fetch-markups)', () => {
       ),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('resolveOne and resolveShared (the copy is plain data, like structuredClone made it)', () => {
+  it('every bundled template resolves to what a structuredClone of its elements gives, sharing nothing', () => {
+    for (const name of bundledTemplateNames()) {
+      const template = bundledTemplate(name);
+      const markup = resolveOne(template, {});
+      expect(markup.elements, name).toHaveLength(template.elements.length);
+      template.elements.forEach((element, i) => {
+        const out = markup.elements[i] as Record<string, unknown>;
+        // Attributes without references are structuredClone's copy, nested objects included.
+        const expected: Record<string, unknown> = structuredClone(element);
+        for (const key of Object.keys(expected)) {
+          if (typeof expected[key] === 'object' && expected[key] !== null) {
+            expect(out[key], `${name} elements[${i}].${key}`).toStrictEqual(expected[key]);
+            expect(out[key], `${name} elements[${i}].${key}`).not.toBe(
+              (element as Record<string, unknown>)[key],
+            );
+          }
+        }
+      });
+    }
+  });
+
+  it('resolveShared repeats one object; resolve gives each copy its own, equal to it', () => {
+    const shared = resolveShared(shipping, { tracking: 'T1' }, 4);
+    expect(shared).toHaveLength(4);
+    expect(new Set(shared).size).toBe(1);
+    const own = resolve(shipping, { tracking: 'T1' }, 4);
+    expect(new Set(own).size).toBe(4);
+    for (const m of own) expect(m).toStrictEqual(shared[0]);
+    expect(() => resolveShared(shipping, {}, 1001)).toThrow(ResolveError);
   });
 });

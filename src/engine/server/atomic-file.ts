@@ -142,3 +142,18 @@ export async function fileVersion(file: string): Promise<string> {
     throw e;
   }
 }
+
+/**
+ * fileVersion with a synchronous stat, for a file checked on every request of `labeldesk serve` (the keys file
+ * in its data folder): a local stat takes microseconds, a round trip through the thread pool ~0.1 ms of the
+ * server's one core.
+ */
+export function fileVersionSync(file: string): string {
+  try {
+    const info = statSync(file);
+    return `${info.mtimeMs}:${info.size}:${info.ino}`;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+    throw e;
+  }
+}

@@ -12,7 +12,7 @@ import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } 
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { fileVersion, writeFileAtomic } from './atomic-file';
+import { fileVersionSync, writeFileAtomic } from './atomic-file';
 import { failureWindow, isRefusal } from './auth-limits';
 import { workGate } from './work-gate';
 
@@ -187,7 +187,7 @@ export function keyVerifier(file: string, options: VerifierOptions = {}): KeyVer
   const dummySalt = randomBytes(16);
 
   async function refresh(): Promise<void> {
-    const next = await fileVersion(file);
+    const next = fileVersionSync(file);
     if (next === version) return;
     let loaded: KeysFile;
     try {
