@@ -7,7 +7,7 @@
  */
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { SerialPortInfo } from './discovery';
+import type { SerialPortInfo } from './discovered';
 
 /** The names serialport's own Linux listing accepts, so both listings agree on what a serial port is. */
 const SERIAL_NAME = /^(tty(S|WCH|ACM|USB|AMA|MFD|O|XRUSB)\d|rfcomm\d)/;

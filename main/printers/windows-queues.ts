@@ -6,8 +6,8 @@
  * "10.0.0.5") has a printer that can be asked over port 9100 directly for status and dpi; every other queue's
  * only guarantee is "accepted by the spooler".
  */
-import type { CupsQueueFound } from './discovery';
-import { DiscoverySourceError } from './discovery';
+import type { CupsQueueFound } from './discovered';
+import { DiscoverySourceError } from './discovered';
 import { formatPrinterUri, type PrinterUri } from '../../src/printers/uri';
 import { loadSpooler, Win32Error, WIN32, type SpoolerApi, type SpoolerQueueInfo } from './windows-spooler';
 

@@ -16,7 +16,7 @@ import { defaultTemplateStore, folderStore, layeredStore } from '../node/templat
 import { defaultDataDir } from '../engine/server/data-dir';
 import { jsonFileUsageStorage } from '../node/usage-store';
 import { UsageError, type CliIo } from './io';
-import { userDir } from './template-commands';
+import { userDir } from './user-templates';
 
 export const hostedApiOptions = {
   'api-url': { type: 'string' },

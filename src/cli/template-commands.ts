@@ -10,6 +10,7 @@ import { stageToInches } from '../units/units';
 import { defaultTemplateStore, readTemplateFile } from '../node/template-store';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
 import { HOSTED_HELP, hostedApiOptions, hostedSetup, hostedTemplateName } from './hosted-options';
+import { userDir } from './user-templates';
 
 /** parseArgs with our error style: unknown options are usage errors naming the option. */
 export function parseOptions<T extends NonNullable<ParseArgsConfig['options']>>(
@@ -35,11 +36,6 @@ export const templateOptions = {
   template: { type: 'string' },
   templates: { type: 'string' },
 } as const;
-
-export function userDir(values: { templates?: string | undefined }, io: CliIo): string | undefined {
-  const dir = values.templates ?? io.env.LABELDESK_TEMPLATES;
-  return dir ? resolvePath(io.cwd, dir) : undefined;
-}
 
 type TemplateArgs = { template?: string | undefined; templates?: string | undefined };
 

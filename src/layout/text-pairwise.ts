@@ -11,7 +11,7 @@
  * font.
  */
 import type * as fontkit from 'fontkit';
-import type { Shaped } from './text-shape';
+import type { Shaped } from './shaped';
 
 const FIRST = 0x20;
 const LAST = 0x7e;

@@ -7,18 +7,10 @@
 import type * as fontkit from 'fontkit';
 import { visualRuns } from './bidi';
 import { LruCache } from './lru';
+import type { Shaped } from './shaped';
 import { shapePairwiseAscii } from './text-pairwise';
 
-/** Glyphs of a shaped line or run in visual order; all lengths in font units, y up (fontkit's convention). */
-export interface Shaped {
-  ids: number[];
-  /** Pen advance after each glyph. */
-  advances: number[];
-  xOffsets: number[];
-  yOffsets: number[];
-  /** Sum of `advances`: the advance width. */
-  advance: number;
-}
+export type { Shaped } from './shaped';
 
 /** Entries per font: a few labels' worth of words and lines; each is a few hundred bytes. */
 const CACHE_ENTRIES = 2000;
