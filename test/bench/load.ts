@@ -3,7 +3,8 @@
  * clients, render-zpl then fetch-markups, each phase first alone and then with a hostile mix alongside:
  * decompression bombs (a file in the templates folder and one fetched over http from an allowed local host),
  * 1,000-copy requests, and wrong secrets. Reports labels/s and p50/p99 latency of the well-behaved clients, what
- * the hostile requests were answered, and the server's peak RSS (VmHWM). The server is the bundled CLI
+ * the hostile requests were answered, the server's peak RSS (VmHWM) and the CPU it used per phase (all threads,
+ * and its event loop alone: the rest is libuv's pool, e.g. scrypt for wrong secrets). The server is the bundled CLI
  * (test/tools/build-cli.mjs), as users run it; the clients are keep-alive HTTP loops of this process (no
  * autocannon: the repository's dependencies stay as they are). Prints one JSON line.
  *
@@ -140,6 +141,17 @@ async function main(): Promise<void> {
   const pid = server.pid as number;
   const vmHwmMb = (): number =>
     Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+  // CPU seconds (user + system) of the whole server and of its main thread (the event loop): the difference
+  // is its other threads' work: libuv's pool (scrypt for every secret checked, file reads), GC helpers.
+  const ticks = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+  const cpuSeconds = (stat: string): number => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticks;
+  };
+  const serverCpu = (): { all: number; main: number } => ({
+    all: cpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8')),
+    main: cpuSeconds(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8')),
+  });
 
   const renderZpl = (i: number) =>
     post('render-zpl', { label_name: 'shipping-4x6', amount: 1, apiData: dataFor(i) }, good);
@@ -187,6 +199,7 @@ async function main(): Promise<void> {
     ['fetch_markups', fetchMarkups],
   ] as const) {
     for (const withHostile of [false, true]) {
+      const cpuBefore = serverCpu();
       const started = performance.now();
       const until = started + seconds * 1000;
       const [answers, hostileAnswers] = await Promise.all([
@@ -194,6 +207,8 @@ async function main(): Promise<void> {
         withHostile ? hostile(until) : Promise.resolve(undefined),
       ]);
       const elapsed = (performance.now() - started) / 1000;
+      const cpuAfter = serverCpu();
+      const share = (seconds: number): number => Math.round((seconds / elapsed) * 100) / 100;
       const ok = answers.filter((a) => a.status === 200);
       const ms = ok.map((a) => a.ms).sort((a, b) => a - b);
       phases[`${name}${withHostile ? '_with_hostile_mix' : ''}`] = {
@@ -203,6 +218,9 @@ async function main(): Promise<void> {
         statuses: countByStatus(answers),
         ...(hostileAnswers ? { hostile: hostileAnswers } : {}),
         server_peak_rss_mb: Math.round(vmHwmMb()),
+        // Cores' worth of CPU the server used over the phase: all threads, and its event loop alone.
+        server_cpu_cores: share(cpuAfter.all - cpuBefore.all),
+        server_cpu_cores_event_loop: share(cpuAfter.main - cpuBefore.main),
       };
     }
   }
