@@ -4,6 +4,7 @@
  * is `internal`, without a stack.
  */
 import { ApiError } from '../../src/api/errors';
+import { assertNever } from '../../src/layout/scene';
 import { TemplateNotFound, TemplateValidationError } from '../../src/template/errors';
 import { ResolveError } from '../../src/resolve/resolve';
 import { ElementError } from '../../src/layout/layout';
@@ -37,12 +38,20 @@ export function toIpcErrorBody(e: unknown): IpcErrorBody {
       case 'no-printers':
       case 'printer-unavailable':
         return body('printer', e.message, null, 'printers');
+      // Rate-limited, failed (500 twice) or an answer the spec does not list: the service, not LabelDesk.
       case 'rate-limited':
+      case 'render-failed':
+      case 'unexpected-status':
         return body('unreachable', e.message);
       case 'expired':
         return body('invalid', e.message);
+      case 'template-not-found':
+        return body('not-found', e.message);
+      // Stopped on purpose (a newer request replaced it): not a failure of anything.
+      case 'cancelled':
+        return body('conflict', e.message);
       default:
-        return body('internal', e.message);
+        return assertNever(e.kind, 'hosted API error kind');
     }
   }
   if (e instanceof ResolveError) {
