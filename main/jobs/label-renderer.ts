@@ -106,17 +106,29 @@ export function createLabelRenderer(
     return resolveOne(template, row, counterValuesAt(template, how.counterFirsts, n - 1));
   };
 
-  /** Label n of a reprint, followed back to the job that resolved it: that job's markup and image folder. */
-  const originalMarkup = (jobId: number, n: number): { markup: Markup; baseDir: string | undefined } => {
-    const job = store.getJob(jobId);
-    if (!job) throw new JobNotFound(`no job ${jobId}`);
+  /**
+   * Label n of a reprint, followed back to the job that resolved it: that job's markup and image folder. Jobs
+   * are read and their templates parsed once per chunk (`jobs`), not once per label.
+   */
+  const originalMarkup = (
+    jobs: Map<number, { job: Job; template: Template | undefined }>,
+    jobId: number,
+    n: number,
+  ): { markup: Markup; baseDir: string | undefined } => {
+    let entry = jobs.get(jobId);
+    if (!entry) {
+      const job = store.getJob(jobId);
+      if (!job) throw new JobNotFound(`no job ${jobId}`);
+      const template = job.reprintOf ? undefined : parseTemplate(job.template, `job ${jobId}`);
+      jobs.set(jobId, (entry = { job, template }));
+    }
+    const { job, template } = entry;
     if (job.reprintOf) {
       const source = job.reprintOf.labels[n - 1];
       if (source === undefined) throw new JobNotFound(`label ${n} of reprint job ${jobId} names no label`);
-      return originalMarkup(job.reprintOf.jobId, source);
+      return originalMarkup(jobs, job.reprintOf.jobId, source);
     }
-    const template = parseTemplate(job.template, `job ${jobId}`);
-    return { markup: markupAt(job, template, n), baseDir: job.render?.baseDir };
+    return { markup: markupAt(job, template as Template, n), baseDir: job.render?.baseDir };
   };
 
   const prepare = async (jobId: number, labelNumber: number, count = chunkSize): Promise<void> => {
@@ -144,10 +156,11 @@ export function createLabelRenderer(
     let baseDir = how.baseDir;
     if (job.reprintOf) {
       const { jobId: original, labels } = job.reprintOf;
+      const jobs = new Map<number, { job: Job; template: Template | undefined }>();
       const sources = numbers.map((n) => {
         const source = labels[n - 1];
         if (source === undefined) throw new JobNotFound(`label ${n} of reprint job ${jobId} names no label`);
-        return originalMarkup(original, source);
+        return originalMarkup(jobs, original, source);
       });
       markups = sources.map((s) => s.markup);
       baseDir = sources[0]?.baseDir;
