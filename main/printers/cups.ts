@@ -3,7 +3,8 @@
  * reach the printer unchanged), PDF as plain `lp -d Queue` (the queue's driver renders it). The job streams
  * into lp's standard input, so a large job is never held in memory twice; lp is run with an argument array,
  * never a shell, so a queue name cannot inject commands. One transport session is one spooled job: it is
- * submitted when `close()` ends lp's input, and lp's exit status and message become typed errors there.
+ * submitted when `close()` ends lp's input, and lp's exit status and message become typed errors there;
+ * `abort()` kills lp before then, and nothing of the session is submitted.
  * OS queues do not pass status answers back, so `capabilities.status` is false.
  *
  * On Windows `cups://Name` is the spooler queue `Name`, printed through winspool.ts (RAW) instead.
@@ -171,6 +172,20 @@ export class CupsTransport implements PrinterTransport {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Throws the session away: lp is killed before its input ends, so it never submits (a write failed
+   * mid-label, or the job was stopped). Resolves once lp has exited.
+   */
+  async abort(): Promise<void> {
+    const child = this.child;
+    const exit = this.exit;
+    this.child = undefined;
+    this.exit = undefined;
+    if (!child) return;
+    child.kill('SIGKILL');
+    await exit?.catch(() => undefined);
   }
 
   private spawnError(e: unknown): PrinterError {

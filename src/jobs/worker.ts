@@ -279,8 +279,17 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
       }
       await submit(transport, written);
     } catch (e) {
-      // A pause or cancel between labels: what was written is one complete job; let the spooler have it.
-      if (e instanceof JobStopped) await submit(transport, written).catch(() => undefined);
+      // A pause or cancel between labels, or a label that cannot be rendered (found before any of its bytes is
+      // written): what was written is whole labels; let the spooler have them, confirmed if it accepts. Left
+      // to the close in `finally`, they would be submitted all the same but stay `sent`, and print again.
+      if (e instanceof JobStopped || e instanceof LabelNotRendered) {
+        await submit(transport, written).catch(() => undefined);
+      } else if (!transport.capabilities.status && written.length) {
+        // A write failed mid-session: part of a label may be in it. Where the transport can, the session is
+        // thrown away (nothing of it prints) instead of being submitted by the close in `finally`; its labels
+        // stay `sent` and are resent, flagged, since a transport that cannot abort may still have submitted.
+        await transport.abort?.().catch(() => undefined);
+      }
       throw e;
     }
     const skipped = store.labels(jobId).filter((l) => l.state === 'failed');

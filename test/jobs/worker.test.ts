@@ -345,6 +345,74 @@ describe('runJob on a printer without status (OS queue, file)', () => {
   });
 });
 
+describe('runJob without status: what a spooler session submits', () => {
+  /** An lp / Windows spooler session: closing it submits (prints) what was written; abort throws it away. */
+  function spooler(printed: number[], options: { failWriteOf?: number; canAbort?: boolean } = {}) {
+    return async (uri: string): Promise<PrinterTransport> => {
+      let session: number[] = [];
+      return {
+        uri,
+        capabilities: { status: false },
+        open: async () => {
+          session = [];
+        },
+        write: async (data) => {
+          const n = readLabelTag(new TextDecoder().decode(toBytes(data)))?.labelNumber ?? -1;
+          if (n === options.failWriteOf) throw new PrinterRefused(`${uri}: the spooler went away`, uri);
+          session.push(n);
+        },
+        request: async () => {
+          throw new Error('no status');
+        },
+        close: async () => {
+          printed.push(...session.splice(0));
+        },
+        ...(options.canAbort ? { abort: async () => void session.splice(0) } : {}),
+      };
+    };
+  }
+
+  it('a label that cannot be rendered: the labels before it are submitted and confirmed once, none twice after the skip', async () => {
+    // Review finding: they were submitted by the close in `finally` but stayed `sent`, and printed again.
+    const printed: number[] = [];
+    const store = memoryJobStore();
+    const job = newJob(store, 8);
+    const d = deps(store, spooler(printed));
+    d.preparePayload = async (_id, n) => {
+      if (n === 5 && store.label(job.id, 5)?.state === 'pending') {
+        throw new LabelNotRendered(
+          'label 5 (record 5) cannot be printed: EAN-13 check digit should be 1, not 3',
+        );
+      }
+    };
+    const held = await runJob(job.id, d);
+    expect(held.state).toBe('held');
+    expect(printed).toEqual([1, 2, 3, 4]);
+    expect(store.labels(job.id).map((l) => l.state)).toEqual([
+      ...Array(4).fill('confirmed'),
+      ...Array(4).fill('pending'),
+    ]);
+    store.setLabelState(job.id, 5, { state: 'failed' });
+    store.setJobState(job.id, 'queued', null);
+    expect((await runJob(job.id, d)).state).toBe('done');
+    expect(printed).toEqual([1, 2, 3, 4, 6, 7, 8]);
+    expect(store.labels(job.id).some((l) => l.possibleDuplicate)).toBe(false);
+  });
+
+  it('a write that fails mid-session: the session is thrown away, not submitted by the close, on every retry', async () => {
+    // Review finding: label 1 printed once per retry (201 times in 200) as each failed session was closed.
+    const printed: number[] = [];
+    const store = memoryJobStore();
+    const job = newJob(store, 3);
+    const d = deps(store, spooler(printed, { failWriteOf: 2, canAbort: true }));
+    d.timing = { ...d.timing, maxConnectFailures: 5 };
+    const ended = await runJob(job.id, d);
+    expect(ended.state).toBe('paused');
+    expect(printed).toEqual([]);
+    expect(store.labels(job.id).map((l) => l.state)).not.toContain('confirmed');
+  });
+});
+
 describe('resumeAllJobs', () => {
   it('runs jobs one at a time per printer, oldest first, and printers side by side', async () => {
     const a = new ZebraPrinterModel({ dpi: 203 });

@@ -66,6 +66,27 @@ describe.skipIf(unavailable !== null)('cups:// transport with a private cupsd', 
     expect(scanZplJob(emulator.jobs[0]?.zpl ?? '', dir)).toEqual([VALUE]);
   });
 
+  it('abort() throws the session away: half a job written, nothing is queued or printed', async () => {
+    const before = emulator.jobs.length;
+    const job = buildZplJob({ bitmap: code128Label('LD-ABORTED') });
+    const t = createCupsTransport({ scheme: 'cups', queue: 'LabelQ' }, { env: cupsd.env, title: 'aborted' });
+    await t.open();
+    await t.write(job.slice(0, Math.floor(job.length / 2)));
+    await t.abort();
+    await t.close(); // after an abort: nothing left to submit
+    expect(t.jobId).toBeUndefined();
+    // A job printed after it arrives alone: the aborted half never reached the queue.
+    const next = buildZplJob({ bitmap: code128Label('LD-AFTER-ABORT') });
+    const u = createCupsTransport({ scheme: 'cups', queue: 'LabelQ' }, { env: cupsd.env, title: 'next' });
+    await u.open();
+    await u.write(next);
+    await u.close();
+    await until(() => emulator.jobs.length === before + 1, 'delivery of the job after the abort');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(emulator.jobs.slice(before).map((j) => j.zpl)).toEqual([next.replace(/\n$/, '')]);
+    expect(cupsd.run('lpstat', ['-o', 'LabelQ']).trim()).toBe('');
+  });
+
   it('sends PDF without -o raw (the queue decides how to print it)', async () => {
     sinkBytes = [];
     const pdf =
