@@ -66,7 +66,8 @@ function osUser(): string {
 }
 
 async function defaultOpenTransport(printer: string): Promise<PrinterTransport> {
-  const transport = createTransport(printer);
+  // A job's file printer gathers its labels: each connection (a retry, a resume) adds to the file.
+  const transport = createTransport(printer, { file: { append: true } });
   try {
     await transport.open({ timeoutMs: 10_000 });
   } catch (e) {

@@ -1,7 +1,9 @@
 /**
  * "Print to file": the job's bytes go to a file, for checking ZPL by eye, Labelary, or handing a job to another
- * system. The file is replaced when a transport first opens it; a reopen of the same transport adds to it (the
- * job queue submits a long job in parts). Files do not answer status queries.
+ * system. By default the file is replaced when a transport first opens it and a reopen of the same transport
+ * adds to it; with `append` (the job queue's choice) every open adds to it, as labels accumulate in a printer:
+ * a job that resumes after a hold, a skip or a restart opens a new transport and must not erase the labels it
+ * already confirmed. Files do not answer status queries.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import {
@@ -17,6 +19,11 @@ import {
 } from '../../src/printers/transport';
 import { formatPrinterUri, type FileUri } from '../../src/printers/uri';
 
+export interface FileTransportOptions {
+  /** Every open adds to the file (default: the first open replaces it). */
+  append?: boolean;
+}
+
 export class FileTransport implements PrinterTransport {
   readonly uri: string;
   readonly capabilities: TransportCapabilities = { status: false };
@@ -24,14 +31,17 @@ export class FileTransport implements PrinterTransport {
   /** Opened before: a job that reopens its file (the job queue submits in parts) adds to it. */
   private started = false;
 
-  constructor(private readonly target: FileUri) {
+  constructor(
+    private readonly target: FileUri,
+    private readonly options: FileTransportOptions = {},
+  ) {
     this.uri = formatPrinterUri(target);
   }
 
   async open(): Promise<void> {
     if (this.handle) return;
     try {
-      this.handle = await open(this.target.path, this.started ? 'a' : 'w');
+      this.handle = await open(this.target.path, this.started || this.options.append ? 'a' : 'w');
       this.started = true;
     } catch (e) {
       throw this.mapError(e as NodeJS.ErrnoException, 0, 0);
@@ -96,6 +106,6 @@ export class FileTransport implements PrinterTransport {
 }
 
 /** A transport for `file:///path` (not yet open). */
-export function createFileTransport(uri: FileUri): FileTransport {
-  return new FileTransport(uri);
+export function createFileTransport(uri: FileUri, options: FileTransportOptions = {}): FileTransport {
+  return new FileTransport(uri, options);
 }

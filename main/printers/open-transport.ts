@@ -15,7 +15,7 @@ import {
 } from '../../src/printers/transport';
 import { formatPrinterUri, parsePrinterUri, type PrinterUri, type UsbUri } from '../../src/printers/uri';
 import { createCupsTransport, type CupsTransportOptions } from './cups';
-import { createFileTransport } from './file';
+import { createFileTransport, type FileTransportOptions } from './file';
 import { createSerialTransport } from './serial';
 import { createTcpTransport } from './tcp';
 import { createUsbTransport, type UsbTransportOptions } from './usb';
@@ -32,6 +32,8 @@ export interface TransportOptions {
   };
   /** OS queues: CUPS's lp on Linux and macOS; on Windows the spooler (winspool.ts), which takes contentType and title. */
   cups?: CupsTransportOptions & WinspoolTransportOptions;
+  /** Files: whether every open adds to the file (the job queue) or the first replaces it (default). */
+  file?: FileTransportOptions;
   /** The platform to choose for (default: process.platform). */
   platform?: NodeJS.Platform;
 }
@@ -51,7 +53,7 @@ export function createTransport(uri: string | PrinterUri, options: TransportOpti
         ? createWinspoolTransport(parsed, options.cups)
         : createCupsTransport(parsed, options.cups);
     case 'file':
-      return createFileTransport(parsed);
+      return createFileTransport(parsed, options.file);
     default:
       return assertNever(parsed, 'printer URI');
   }

@@ -2,7 +2,7 @@
  * The job service end to end: real Zebra emulators over TCP, real SQLite, the real renderer (counters read back
  * from the printed labels with zbarimg), and an injected renderer only where 10,000 labels would take minutes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -365,6 +365,33 @@ describe('a 10,000-row batch streams', () => {
 });
 
 describe('a label that cannot be rendered', () => {
+  it('on a file printer (no status): the file keeps every label once — a resumed job adds to it', async () => {
+    // Review finding: each connection of the job replaced the file, so the skip erased labels 1-50.
+    const dir = tempDir();
+    const out = join(dir, 'out.zpl');
+    const jobs = service(dir);
+    const rows = Array.from({ length: 60 }, (_, i) => ({
+      data: { product_name: `Item ${i + 1}`, ean13: i === 54 ? '4006381333933' : '4006381333931' },
+      row: i + 1,
+    }));
+    const { job } = await jobs.addJob({
+      template: bundledTemplate('product-2x1'),
+      printer: `file://${out}`,
+      rows,
+      dpi: 203,
+    });
+    await jobs.idle();
+    expect(jobs.getJob(job.id)?.state).toBe('held');
+    jobs.skip(job.id, [55]);
+    await jobs.idle();
+    expect(jobs.getJob(job.id)).toMatchObject({ state: 'done', possibleDuplicates: [] });
+    const inFile = readFileSync(out, 'latin1')
+      .split('^XZ')
+      .map((z) => readLabelTag(`${z}^XZ`)?.labelNumber)
+      .filter((n) => n !== undefined);
+    expect(inFile).toEqual(Array.from({ length: 60 }, (_, i) => i + 1).filter((n) => n !== 55));
+  });
+
   it('holds the job on that label (named with its record); the labels before it print, skip prints the rest', async () => {
     // Issue #17: a bad value in record 5 failed the whole job at "label 2" (the chunk it was rendered in).
     const e = await emulator();
