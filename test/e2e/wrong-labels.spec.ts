@@ -73,6 +73,7 @@ test('a value too long for the label: its field says what would be cut off, and 
 }) => {
   const search = page.getByRole('searchbox', { name: 'Search' });
   await search.fill('shipping');
+  await expect(page.getByRole('listbox', { name: 'Template' }).getByRole('option')).toHaveCount(1);
   await search.press('Enter');
   await page.getByRole('textbox', { name: /Recipient/ }).fill('Ada Lovelace');
   const address = page.getByRole('textbox', { name: /Address/ });

@@ -277,6 +277,90 @@ describe('document store: output', () => {
     expect(api.callsTo('print.submit')).toHaveLength(2);
   });
 
+  it('typing on after Print was clicked: the cut question is asked for the values that print (review finding)', async () => {
+    const { api, doc } = setup();
+    const cut = {
+      field: 'address',
+      message: 'Address: “United Kingdom” does not fit on the label and would be cut off.',
+    };
+    const held: ReturnType<typeof deferred<void>>[] = [];
+    let hold = false;
+    api.on('preview.scene', async (r) => {
+      if (hold) {
+        const gate = deferred<void>();
+        held.push(gate);
+        await gate.promise;
+      }
+      return {
+        scene: sceneSaying('x'),
+        problems: [],
+        cuts: (r.values.address ?? '').length > 20 ? [cut] : [],
+      };
+    });
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    doc().setValue('address', '1 Road');
+    await doc().refreshPreview();
+    hold = true;
+    doc().setValue('address', '1 Road, Town'); // fits; its preview is slow
+    const printing = doc().print();
+    await flush();
+    doc().setValue('address', '1 Long Road\nSomewhere\nUnited Kingdom'); // cut; typed while Print waits
+    await flush();
+    hold = false;
+    held[0]!.resolve(); // the answer Print waited for arrives: stale, dropped; the newer one is still out
+    await flush();
+    await flush();
+    expect(api.callsTo('print.submit')).toEqual([]); // not printed on the strength of the stale answer
+    held[1]!.resolve();
+    expect(await printing).toBeNull();
+    expect(api.callsTo('print.submit')).toEqual([]);
+    expect(doc().confirmingCuts).toMatchObject({ action: 'print', cuts: [cut] });
+  });
+
+  it('copies changed while Print waited: the yes to 60 copies is not a yes to 500 (review finding)', async () => {
+    const { api, doc } = setup();
+    const cut = { field: 'address', message: 'Address: “X” does not fit on the label and would be cut off.' };
+    let gate: ReturnType<typeof deferred<void>> | null = null;
+    api.on('preview.scene', async () => {
+      if (gate) await gate.promise;
+      return { scene: sceneSaying('x'), problems: [], cuts: [cut] };
+    });
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    doc().setCopies('60');
+    expect(await doc().print()).toBeNull();
+    expect(doc().confirmingCopies).toBe(60);
+    gate = deferred<void>();
+    doc().setValue('address', 'a long address that is cut');
+    const printing = doc().print({ confirmedCopies: 60 }); // 'Print 60 copies'
+    await flush();
+    doc().setCopies('500'); // typed while the preview settles
+    gate.resolve();
+    await printing;
+    const asked = doc().confirmingCuts;
+    expect(asked).toMatchObject({ confirmedCopies: 60 });
+    // 'Print it cut' passes on what was said yes to: 60 copies, not the 500 now in the box.
+    await doc().print({ confirmedCuts: true, confirmedCopies: asked!.confirmedCopies! });
+    expect(api.callsTo('print.submit')).toEqual([]);
+    expect(doc().confirmingCopies).toBe(500);
+    await doc().print({ confirmedCuts: true, confirmedCopies: 500 });
+    expect(api.callsTo('print.submit').map((c) => c.copies)).toEqual([500]);
+  });
+
+  it('a keyboard print that asks about a cut keeps the scanner flow: after the yes the cursor is on the first field', async () => {
+    const { api, doc, ui } = setup();
+    const cut = { field: 'address', message: 'Address: “X” does not fit on the label and would be cut off.' };
+    api.on('preview.scene', () => ({ scene: sceneSaying('x'), problems: [], cuts: [cut] }));
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    await doc().print({ refocus: true });
+    expect(doc().confirmingCuts).toMatchObject({ refocus: true });
+    await doc().print({ confirmedCuts: true, refocus: doc().confirmingCuts?.refocus ?? false });
+    expect(api.callsTo('print.submit')).toHaveLength(1);
+    expect(ui().focusRequest).toMatchObject({ field: 'ship_to_name', select: true });
+  });
+
   it('the system print dialog asks too before a cut label', async () => {
     const { api, doc, printed } = setup();
     const cut = { field: 'address', message: 'Address: “X” does not fit on the label and would be cut off.' };

@@ -61,7 +61,7 @@ describe('copies', () => {
     expect(await s.doc().print()).toBeNull();
     expect(s.doc().confirmingCopies).toBe(120);
     expect(s.api.callsTo('print.submit')).toEqual([]);
-    await s.doc().print({ confirmedCopies: true });
+    await s.doc().print({ confirmedCopies: 120 });
     expect(s.api.callsTo('print.submit').map((r) => r.copies)).toEqual([120]);
     expect(s.doc().confirmingCopies).toBeNull();
   });

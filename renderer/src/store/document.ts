@@ -54,14 +54,20 @@ export interface DocumentPorts {
 export interface PrintOptions {
   /** After a print, focus the first field and select its text (a print started from the keyboard). */
   refocus?: boolean;
-  /** The user said yes to printing more copies than Settings let through without asking. */
-  confirmedCopies?: boolean;
+  /** The number of copies the user said yes to (more than Settings let through without asking). */
+  confirmedCopies?: number;
   /** The user said yes to printing a label whose text does not all fit (`cuts`). */
   confirmedCuts?: boolean;
 }
 
 /** What waits for the user's yes because the label would print with text cut off. */
-export type CutsConfirm = { action: 'print' | 'system-print'; cuts: FieldProblem[] };
+export type CutsConfirm = {
+  action: 'print' | 'system-print';
+  cuts: FieldProblem[];
+  /** What the print being asked about carried: the copies already said yes to, the scanner flow's refocus. */
+  confirmedCopies?: number;
+  refocus?: boolean;
+};
 
 export type PrintSent = ResponseOf<'print.submit'>;
 
@@ -162,6 +168,8 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
   let rasterSeq = 0;
   let scheduled: Promise<void> | null = null;
   let inflight: Promise<void> = Promise.resolve();
+  /** The values (as sent) whose preview answer — scene, problems, cuts, or error — the state holds. */
+  let previewed: string | null = null;
 
   return createStore<DocumentState>()((set, get) => {
     const label = () => {
@@ -173,12 +181,15 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       const mine = ++previewSeq;
       const request = label();
       if (!request || !get().detail) return;
+      const key = JSON.stringify(request.values);
       try {
         const result = await api.invoke('preview.scene', request);
         if (mine !== previewSeq) return;
+        previewed = key;
         set({ scene: result.scene, problems: result.problems, cuts: result.cuts, previewError: null });
       } catch (e) {
         if (mine !== previewSeq) return;
+        previewed = key;
         set({ previewError: toUserError(e) });
       }
     };
@@ -205,9 +216,23 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       if (first) ports.ui.getState().focusField(first.name, { select: true });
     };
 
+    /**
+     * Waits until the preview's problems and cuts are those of the values as they are now: a user who types
+     * on after clicking Print makes the answer being waited for stale (it is dropped), so it asks again — a
+     * few times at most; past that the values are checked by main when the print is submitted.
+     */
+    const settledPreview = async (): Promise<void> => {
+      for (let i = 0; i < 5; i++) {
+        await (scheduled ?? inflight);
+        const now = label();
+        if (!now || previewed === JSON.stringify(now.values)) return;
+        void get().refreshPreview();
+      }
+    };
+
     /** Problems block output: show them all and put the cursor on the first. */
     const blockedByProblems = async (): Promise<boolean> => {
-      await (scheduled ?? inflight);
+      await settledPreview();
       const first = get().problems[0];
       if (!first) return false;
       const ui = ports.ui.getState();
@@ -220,10 +245,17 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
      * A label whose text would be cut off prints only after a yes (#17 item 6: the country line dropped without
      * a word). Called after `blockedByProblems`, so the cuts are the current values'.
      */
-    const waitsForCutsYes = (action: CutsConfirm['action'], confirmed: boolean | undefined): boolean => {
+    const waitsForCutsYes = (action: CutsConfirm['action'], options: PrintOptions): boolean => {
       const { cuts } = get();
-      if (!cuts.length || confirmed) return false;
-      set({ confirmingCuts: { action, cuts } });
+      if (!cuts.length || options.confirmedCuts) return false;
+      set({
+        confirmingCuts: {
+          action,
+          cuts,
+          ...(options.confirmedCopies !== undefined ? { confirmedCopies: options.confirmedCopies } : {}),
+          ...(options.refocus ? { refocus: true } : {}),
+        },
+      });
       return true;
     };
 
@@ -385,8 +417,11 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           return null;
         }
         const rules = ports.copiesSettings?.() ?? DEFAULT_COPIES_SETTINGS;
+        /** More copies than Settings let through, and not the number the user said yes to. */
+        const asksFirst = (n: number): boolean =>
+          rules.confirmCopiesAbove > 0 && n > rules.confirmCopiesAbove && options.confirmedCopies !== n;
         const wanted = get().copies;
-        if (rules.confirmCopiesAbove > 0 && wanted > rules.confirmCopiesAbove && !options.confirmedCopies) {
+        if (asksFirst(wanted)) {
           set({ confirmingCopies: wanted });
           return null;
         }
@@ -395,10 +430,19 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
         set({ busy: 'print' });
         try {
           if (await blockedByProblems()) return null;
-          if (waitsForCutsYes('print', options.confirmedCuts)) return null;
+          if (waitsForCutsYes('print', options)) return null;
           const request = label();
           if (!request || !ready()) return null;
-          const { copies } = get();
+          // Copies typed while the preview settled: the rules again, for what would print now.
+          const { copies, copiesProblem } = get();
+          if (copiesProblem) {
+            ports.ui.getState().focusControl('copies');
+            return null;
+          }
+          if (asksFirst(copies)) {
+            set({ confirmingCopies: copies });
+            return null;
+          }
           const sent = await api.invoke('print.submit', { ...request, copies, printer });
           if (sent.job) {
             ports.trackJob(sent.job);
@@ -450,7 +494,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
         set({ busy: 'system-print', confirmingCuts: null });
         try {
           if (await blockedByProblems()) return;
-          if (waitsForCutsYes('system-print', options.confirmedCuts)) return;
+          if (waitsForCutsYes('system-print', options)) return;
           const request = label();
           const { detail } = get();
           if (!request || !detail) return;

@@ -127,7 +127,7 @@ export function OutputPanel() {
               type="button"
               className="btn btn-primary btn-small"
               onClick={() => {
-                void document.getState().print({ confirmedCopies: true });
+                void document.getState().print({ confirmedCopies: confirming });
                 printButton.current?.focus();
               }}
             >
@@ -168,9 +168,15 @@ export function OutputPanel() {
               className="btn btn-primary btn-small"
               onClick={() => {
                 const state = document.getState();
-                if (confirmingCuts.action === 'print') {
-                  void state.print({ confirmedCopies: true, confirmedCuts: true });
-                  printButton.current?.focus();
+                const { action, confirmedCopies, refocus } = confirmingCuts;
+                if (action === 'print') {
+                  void state.print({
+                    confirmedCuts: true,
+                    ...(confirmedCopies !== undefined ? { confirmedCopies } : {}),
+                    ...(refocus ? { refocus } : {}),
+                  });
+                  // A print from the keyboard puts the cursor back on the first field (the scanner flow).
+                  if (!refocus) printButton.current?.focus();
                 } else void state.systemPrint({ confirmedCuts: true });
               }}
             >
