@@ -127,7 +127,14 @@ export interface JobService {
   reprint(
     jobId: number,
     labels?: readonly number[],
-    options?: { start?: boolean; printer?: string },
+    options?: {
+      start?: boolean;
+      printer?: string;
+      /** On another printer: render at this dpi (default: its profile, else asked, else 203 with a warning). */
+      dpi?: number;
+      /** What the caller should tell the user (the dpi detected, or guessed for a printer that did not answer). */
+      warn?: (warning: string) => void;
+    },
   ): Promise<JobDetail>;
   listJobs(filter?: JobFilter): JobDetail[];
   getJob(jobId: number): JobDetail | undefined;

@@ -472,7 +472,8 @@ export function openJobService(options: JobServiceOptions): JobService {
             );
           }
         }
-        const setup = await setupFor(target, undefined);
+        const setup = await setupFor(target, reprintOptions.dpi);
+        for (const warning of setup.warnings) reprintOptions.warn?.(warning);
         redraw = { dpi: setup.dpi, render: { zpl: setup.zpl, counterFirsts: {} } };
       }
       const created = store.createDeferredJob(numbers.length, () => ({

@@ -34,7 +34,7 @@ export const JOBS_HELP = `Usage: labeldesk jobs <add|list|show|labels|resume|pau
   jobs skip ID --labels 5[,7-9]
                          give up on labels not yet sent (a label that cannot be rendered holds its job
                          until it is skipped or the job cancelled); the rest of the job then prints
-  jobs reprint ID [--labels 3,7-9] [--printer URI]
+  jobs reprint ID [--labels 3,7-9] [--printer URI [--dpi N]]
                          print the whole job, or the given labels, again: the same bytes, as a new job;
                          with --printer, on another printer: the same labels drawn at its dpi
   jobs audit [--job ID]  the audit log: who created, printed, paused, resumed, cancelled, reprinted what
@@ -341,7 +341,13 @@ async function skipCommand(args: string[], io: CliIo): Promise<number> {
 async function reprintCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseOptions(
     args,
-    { ...jobOptions, labels: { type: 'string' }, detach: { type: 'boolean' }, printer: { type: 'string' } },
+    {
+      ...jobOptions,
+      labels: { type: 'string' },
+      detach: { type: 'boolean' },
+      printer: { type: 'string' },
+      dpi: { type: 'string' },
+    },
     true,
   );
   if (values.help) {
@@ -352,7 +358,15 @@ async function reprintCommand(args: string[], io: CliIo): Promise<number> {
   const labels = values.labels === undefined ? undefined : parseLabelList(values.labels);
   const printer = values.printer === undefined ? undefined : printerOption(values.printer).text;
   return withJobService(values, io, async (service) => {
-    const job = await service.reprint(id, labels, { start: false, ...(printer ? { printer } : {}) });
+    const dpi = dpiOption(values.dpi);
+    if (dpi !== undefined && !printer)
+      throw new UsageError('--dpi goes with --printer (a reprint on its own printer sends the same bytes)');
+    const job = await service.reprint(id, labels, {
+      start: false,
+      ...(printer ? { printer } : {}),
+      ...(dpi !== undefined ? { dpi } : {}),
+      warn: (w) => io.stderr(`warning: ${w}\n`),
+    });
     const on = printer ? ` on ${job.printer}` : '';
     io.stdout(
       `job ${job.id}: reprint of job ${id}, ${job.labelCount} label${job.labelCount === 1 ? '' : 's'}${on}\n`,

@@ -1,5 +1,5 @@
 /** `labeldesk jobs`, in-process, against the Zebra emulator over TCP. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -87,6 +87,25 @@ describe('labeldesk jobs', () => {
       expect(other.printer.printed.map((j) => readLabelTag(j.zpl))).toEqual([{ jobId: 2, labelNumber: 1 }]);
       expect(other.printer.printed[0]?.zpl).toContain('^PW406');
       expect(emulator.printer.printed).toHaveLength(2);
+      // A printer that does not answer: the dpi guessed is said, and --dpi sets it.
+      const silent = `file://${join(dir, 'out.zpl')}`;
+      const guessed = await cli(['jobs', 'reprint', '1', '--printer', silent, '--detach', '--data-dir', dir]);
+      expect(guessed.stderr).toMatch(/^warning: .*203 dpi/m);
+      const set = await cli([
+        'jobs',
+        'reprint',
+        '1',
+        '--labels',
+        '1',
+        '--printer',
+        silent,
+        '--dpi',
+        '300',
+        '--data-dir',
+        dir,
+      ]);
+      expect(set.code).toBe(0);
+      expect(readFileSync(join(dir, 'out.zpl'), 'latin1')).toContain('^PW600');
       const bad = await cli(['jobs', 'reprint', '1', '--printer', 'nope://x', '--data-dir', dir]);
       expect(bad.code).not.toBe(0);
       expect(bad.stderr).toMatch(/^labeldesk: --printer: /m);
