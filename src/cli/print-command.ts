@@ -20,6 +20,7 @@ import { decidePrinterSetup, dpiReportedBy } from '../../main/printers/setup';
 import { CliError, UsageError, type CliIo } from './io';
 import { labelsFromArgs, markupOptions } from './markup-input';
 import { parseOptions, templateOptions } from './template-commands';
+import { LIMITS } from '../resolve/resolve';
 
 export const PRINT_HELP = `Usage: labeldesk print --printer URI --template NAME|FILE [options]
        labeldesk print --printer URI --markup FILE|@- [options]
@@ -66,6 +67,12 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
 
   // Everything about the label is checked before the printer is touched.
   const { name, markups, ports } = await labelsFromArgs(values, io);
+  // One print is rendered whole before the printer is touched: the same ceiling as --amount, for --markup too.
+  if (markups.length > LIMITS.maxAmount) {
+    throw new CliError(
+      `--markup: ${markups.length} labels in one print; the maximum is ${LIMITS.maxAmount} (labeldesk jobs add or batch print more, a part at a time)`,
+    );
+  }
   const format = (values.format as 'zpl' | 'pdf' | undefined) ?? (await printLanguage(uri, env(io)));
   const profiles = createProfileStore(values['data-dir'] ?? defaultDataDir(io.env));
   const transportOptions = {

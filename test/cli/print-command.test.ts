@@ -262,6 +262,27 @@ describe('labeldesk print --markup (issue #19)', () => {
     }
   });
 
+  it('refuses more than 1,000 labels of markup in one print, as --amount does, before touching the printer', async () => {
+    const { resolve } = await import('../../src/resolve/resolve');
+    const { bundledTemplate } = await import('../support/templates');
+    const [one] = resolve(bundledTemplate('product-2x1'), {}, 1);
+    const file = join(dir, 'many.markup.json');
+    writeFileSync(file, JSON.stringify(Array(1001).fill(one)));
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    const r = await cli([
+      'print',
+      '--printer',
+      emulator.uri,
+      '--markup',
+      file,
+      '--data-dir',
+      join(dir, 'many'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^labeldesk: --markup: 1001 labels in one print; the maximum is 1000/m);
+    expect(emulator.jobs).toHaveLength(0);
+  });
+
   it('refuses --markup with --template, naming both, and touches no printer', async () => {
     emulator = await startZebraEmulator({ dpi: 203, port: 0 });
     const file = join(dir, 'any.markup.json');
