@@ -3,8 +3,8 @@
  * every read, written atomically (temp file in the same directory + rename) so a crash mid-write never leaves
  * a half-written file. Writes within a process are serialised.
  */
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { makeDirectory } from '../../src/engine/server/atomic-file';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../../src/engine/server/atomic-file';
 import { join } from 'node:path';
 import {
   parsePrinterProfile,
@@ -33,7 +33,6 @@ export interface ProfileStore {
 export function createProfileStore(dataDir: string): ProfileStore {
   const path = join(dataDir, PROFILES_FILE_NAME);
   let queue: Promise<unknown> = Promise.resolve();
-  let tempCounter = 0;
 
   const load = async (): Promise<ProfilesFile> => {
     let text: string;
@@ -52,17 +51,9 @@ export function createProfileStore(dataDir: string): ProfileStore {
     return parseProfilesFile(json, path);
   };
 
-  const save = async (file: ProfilesFile): Promise<void> => {
-    await makeDirectory(dataDir); // 0700: the data folder holds label data
-    const temp = `${path}.${process.pid}.${++tempCounter}.tmp`;
-    try {
-      await writeFile(temp, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600, flush: true });
-      await rename(temp, path);
-    } catch (e) {
-      await rm(temp, { force: true });
-      throw e;
-    }
-  };
+  // 0600 in a 0700 folder: the data folder holds label data.
+  const save = (file: ProfilesFile): Promise<void> =>
+    writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
 
   /** Read-modify-write steps run one after another. */
   const exclusive = <T>(step: () => Promise<T>): Promise<T> => {
