@@ -48,7 +48,7 @@ Limits (each refusal names the field and the limit; README "Limits of labeldesk 
   --max-image-mb N        largest image downloaded (default ${DEFAULT_LIMITS.imageBytes / MIB})
   --image-timeout N       seconds for an image download, redirects included (default ${DEFAULT_LIMITS.imageTimeoutMs / 1000})
   --image-cache-mb N      memory for fetched images (default ${DEFAULT_LIMITS.imageCacheBytes / MIB})
-  --auth-failures N       wrong secrets per key per minute, 5× that per address (default: --rate-limit)
+  --auth-failures N       wrong secrets per key per minute, 5× that per address (default ${DEFAULT_LIMITS.authFailuresPerMinute}, whatever --rate-limit)
 
 Keys: labeldesk keys create. Also served: GET /openapi.json, /sdk/labeldesk-sdk.js, /files/svg/<token>.
 `;

@@ -32,8 +32,12 @@ export interface ServerLimits {
   imageTimeoutMs: number;
   /** Remote images kept in memory, bytes. */
   imageCacheBytes: number;
-  /** Failed authentications per key id in any 60 s, five times as many per client address (default: the rate limit). */
-  authFailuresPerMinute?: number;
+  /**
+   * Failed authentications per key id in any 60 s, five times as many per client address. Not tied to the
+   * request rate limit: a key allowed thousands of requests a minute (a WMS) is not allowed thousands of
+   * guesses, each of which costs a scrypt.
+   */
+  authFailuresPerMinute: number;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -43,6 +47,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   responseBytes: 64 * 1024 * 1024,
   renders: Math.max(1, Math.min(4, availableParallelism())),
   rendersWaiting: 64,
+  authFailuresPerMinute: 60,
   rendersPerKey: 32,
   imageBytes: 10 * 1024 * 1024,
   imageTimeoutMs: 10_000,

@@ -163,7 +163,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
         { error: (e as Error).name },
         `keys file unusable, refusing every key: ${(e as Error).message}`,
       ),
-    failuresPerMinute: limits.authFailuresPerMinute ?? perMinute,
+    failuresPerMinute: limits.authFailuresPerMinute,
     now: () => now().getTime(),
   });
   const renders = workGate(limits.renders, limits.rendersWaiting, limits.rendersPerKey);

@@ -45,6 +45,20 @@ describe('failed attempts per key id and per address', () => {
     expect((await h.post('fetch-markups', SHIPPING, headersOf(other.key, other.secret))).status).toBe(200);
   }, 120_000);
 
+  test('the default limit is 60 wrong secrets a minute per key, however high the rate limit (the harness: 1,000,000)', async () => {
+    // Found by the load bench: --auth-failures followed --rate-limit, so a WMS key allowed 1,000,000 requests a
+    // minute was allowed as many guesses, each a scrypt, and a flood took half the core.
+    h = await startHarness();
+    const wrong = headersOf(h.key, 'lds_guess');
+    for (let round = 0; round < 10; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => (h as Harness).post('fetch-markups', SHIPPING, wrong)),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(6).fill(401));
+    }
+    expect((await h.post('fetch-markups', SHIPPING, wrong)).status).toBe(429);
+  }, 120_000);
+
   test('a secret verified before the attack keeps working while its key is throttled', async () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 5 } });
     expect((await h.post('fetch-markups', SHIPPING)).status).toBe(200);
