@@ -36,8 +36,13 @@ export const KeysFileSchema = z.object({ version: z.literal(1), keys: z.array(Ke
 export type KeyRecord = z.infer<typeof KeyRecordSchema>;
 export type KeysFile = z.infer<typeof KeysFileSchema>;
 
-/** 2^15 × 8 × 128 B = 32 MiB per hash, ~50–100 ms: slow for guessing, once per secret for us (cached). */
-const SCRYPT = { N: 32_768, r: 8, p: 1 } as const;
+/**
+ * Scrypt for new and regenerated secrets: 2^10 × 8 × 128 B = 1 MiB, ~2 ms. A slow hash protects secrets people
+ * choose; ours are 256 random bits, which no guessing reaches at any hash speed (as API tokens stored as a
+ * SHA-256 elsewhere), while each wrong secret a server checks costs its CPU: at 2^15 (~100 ms, the earlier
+ * setting, which records made then keep) 45 wrong secrets in 10 s took half of a core (docs/performance.md).
+ */
+const SCRYPT = { N: 1024, r: 8, p: 1 } as const;
 const HASH_BYTES = 32;
 /** Failed attempts per address, as a multiple of those per key id. */
 const ADDRESS_FACTOR = 5;

@@ -41,9 +41,35 @@ describe('labeldesk keys', () => {
     const record = (JSON.parse(file) as { keys: Record<string, unknown>[] }).keys.find(
       (k) => k.key === pair.key,
     );
-    expect(record).toMatchObject({ scrypt: { N: 32768, r: 8, p: 1 } });
+    expect(record).toMatchObject({ scrypt: { N: 1024, r: 8, p: 1 } });
     expect(Buffer.from(record!.salt as string, 'base64')).toHaveLength(16);
     expect((await h.post('fetch-markups', SHIPPING, headersOf(pair))).status).toBe(200);
+  });
+
+  test('a key made with the earlier scrypt setting (N=2^15) still works, with its own parameters', async () => {
+    const { scryptSync, randomBytes } = await import('node:crypto');
+    const { writeFileSync } = await import('node:fs');
+    const file = join(h.dataDir, 'keys.json');
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { version: 1; keys: Record<string, unknown>[] };
+    const secret = `lds_${randomBytes(32).toString('base64url')}`;
+    const salt = randomBytes(16);
+    const params = { N: 32768, r: 8, p: 1 };
+    const hash = scryptSync(secret, salt, 32, { ...params, maxmem: 64 * 1024 * 1024 });
+    const at = new Date().toISOString();
+    const key = `ldk_${randomBytes(12).toString('hex')}`;
+    stored.keys.push({
+      key,
+      salt: salt.toString('base64'),
+      hash: hash.toString('base64'),
+      scrypt: params,
+      created_at: at,
+      secret_created_at: at,
+    });
+    writeFileSync(file, JSON.stringify(stored));
+    expect((await h.post('fetch-markups', SHIPPING, headersOf({ key, secret }))).status).toBe(200);
+    expect((await h.post('fetch-markups', SHIPPING, headersOf({ key, secret: `${secret}x` }))).status).toBe(
+      401,
+    );
   });
 
   test('regenerate: the old secret gets 401 on the running server at once, the new one works', async () => {
