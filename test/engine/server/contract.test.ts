@@ -430,7 +430,8 @@ describe('429: past the per-key rate (spec §8), with Retry-After', () => {
   });
 
   test('wrong secrets are limited per client address, so guessing cannot keep scrypt busy', async () => {
-    const limited = await startHarness({ rateLimitPerMinute: 2 });
+    // Their own limit (--auth-failures), not the request rate limit: set low here to reach it in three guesses.
+    const limited = await startHarness({ limits: { authFailuresPerMinute: 2 } });
     try {
       const wrong = { ...limited.headers, 'x-api-secret': 'lds_guess' };
       expect((await limited.post('print', SHIPPING, wrong)).status).toBe(401);
