@@ -5,7 +5,7 @@
  * 1,000-copy requests, and wrong secrets. Reports labels/s and p50/p99 latency of the well-behaved clients, what
  * the hostile requests were answered, the server's peak RSS (VmHWM) and the CPU it used per phase (all threads,
  * and its event loop alone: the rest is libuv's pool, e.g. scrypt for wrong secrets). The server is the bundled CLI
- * (test/tools/build-cli.mjs), as users run it; the clients are keep-alive HTTP loops of this process (no
+ * (scripts/build-cli.mjs), as users run it; the clients are keep-alive HTTP loops of this process (no
  * autocannon: the repository's dependencies stay as they are). Prints one JSON line.
  *
  *   tsx test/bench/load.ts [SECONDS_PER_PHASE]
@@ -104,11 +104,11 @@ async function main(): Promise<void> {
   // The bundled CLI as users run it (tsx's compiler would add its own memory to the server's RSS).
   const repo = join(import.meta.dirname, '../..');
   const bundle = join(repo, 'node_modules/.cache/labeldesk-bench-load/labeldesk.mjs');
-  const built = spawnSync(process.execPath, [join(repo, 'test/tools/build-cli.mjs'), bundle], {
+  const built = spawnSync(process.execPath, [join(repo, 'scripts/build-cli.mjs'), bundle], {
     cwd: repo,
     stdio: 'inherit',
   });
-  if (built.status !== 0) throw new Error('test/tools/build-cli.mjs failed');
+  if (built.status !== 0) throw new Error('scripts/build-cli.mjs failed');
   const taskset = spawnSync('taskset', ['--version']).status === 0 ? ['taskset', '-c', '0'] : [];
   // The server on core 0, these clients on core 1 (npm run bench pins everything to core 0).
   if (taskset.length && cpus().length > 1) spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)]);

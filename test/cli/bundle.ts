@@ -32,7 +32,7 @@ export interface Exit {
 export async function buildBundle(name: string): Promise<Bundle> {
   const file = join(ROOT, 'node_modules/.cache', `labeldesk-${name}`, 'labeldesk.mjs');
   await new Promise<void>((resolve, reject) => {
-    const build = spawn(process.execPath, [join(ROOT, 'test/tools/build-cli.mjs'), file], {
+    const build = spawn(process.execPath, [join(ROOT, 'scripts/build-cli.mjs'), file], {
       cwd: ROOT,
       stdio: ['ignore', 'inherit', 'inherit'],
     });

@@ -189,7 +189,7 @@ describe('the labeldesk binary', () => {
     // The exact file package.json's `bin` names, rebuilt from the current sources.
     const out = (JSON.parse(readFileSync('package.json', 'utf8')) as { bin: { labeldesk: string } }).bin
       .labeldesk;
-    execFileSync(process.execPath, ['test/tools/build-cli.mjs', out]);
+    execFileSync(process.execPath, ['scripts/build-cli.mjs', out]);
     const ok = spawnSync(
       process.execPath,
       [out, 'markup', '--template', 'shipping-4x6', '--data', `{"tracking":"${TRACKING}"}`],

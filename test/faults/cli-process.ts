@@ -10,7 +10,7 @@ export const ROOT = join(import.meta.dirname, '../..');
 export const CLI = join(ROOT, 'dist/labeldesk-faults-test.mjs');
 
 export function buildCli(): void {
-  execFileSync(process.execPath, ['test/tools/build-cli.mjs', CLI], { cwd: ROOT });
+  execFileSync(process.execPath, ['scripts/build-cli.mjs', CLI], { cwd: ROOT });
 }
 
 export interface Exit {

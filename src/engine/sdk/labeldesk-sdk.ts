@@ -1,6 +1,6 @@
 /**
  * LabelDesk browser SDK for route 02, print (spec §4.2). Bundled to `labeldesk-sdk.js` (global `LabelDesk`) by
- * test/tools/build-sdk.mjs and served by `labeldesk serve` at `/sdk/labeldesk-sdk.js`.
+ * scripts/build-sdk.mjs and served by `labeldesk serve` at `/sdk/labeldesk-sdk.js`.
  *
  *   LabelDesk.setConfig({ apiBaseUrl, api_key, api_token, printPageUrl, debug });
  *   await LabelDesk.printLabel({ label_name, amount, apiData, mode: 'print_markups' });

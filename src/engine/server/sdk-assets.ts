@@ -1,6 +1,6 @@
 /**
  * Node-only: the browser SDK of route 02 (spec §4.2) as `labeldesk serve` publishes it under `/sdk/`:
- *  - `labeldesk-sdk.js`: the bundle built by test/tools/build-sdk.mjs (dist/sdk/, run by `npm run prepare`);
+ *  - `labeldesk-sdk.js`: the bundle built by scripts/build-sdk.mjs (dist/sdk/, run by `npm run prepare`);
  *  - `print-label.html`, `demo.html`: assets/sdk/;
  *  - `fonts/<file>.ttf`: the bundled fonts, which the SDK lays text out with, exactly as the server does.
  * Only these names are served (no path from the request reaches the file system).

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildSdk } from '../../tools/build-sdk.mjs';
+import { buildSdk } from '../../../scripts/build-sdk.mjs';
 import { zbarValues } from '../../support/zbar';
 import { startHarness, type Harness } from './harness';
 

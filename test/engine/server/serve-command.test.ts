@@ -17,7 +17,7 @@ let dataDir: string;
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'ld-cli-serve-'));
   await new Promise<void>((resolve, reject) => {
-    const build = spawn(process.execPath, [join(ROOT, 'test/tools/build-cli.mjs'), BUNDLE], {
+    const build = spawn(process.execPath, [join(ROOT, 'scripts/build-cli.mjs'), BUNDLE], {
       cwd: ROOT,
       stdio: 'inherit',
     });

@@ -48,7 +48,7 @@ function random(seed: number): (min: number, max: number) => number {
 }
 
 beforeAll(() => {
-  execFileSync(process.execPath, ['test/tools/build-cli.mjs', CLI], { cwd: ROOT });
+  execFileSync(process.execPath, ['scripts/build-cli.mjs', CLI], { cwd: ROOT });
 }, 60_000);
 
 let cleanup: (() => Promise<void>)[] = [];

@@ -1,6 +1,6 @@
 // Bundles the `labeldesk` CLI into dist/labeldesk.mjs (run by `npm ci` through `prepare`).
 // Dependencies stay external: they are resolved from node_modules at run time.
-// Usage: node test/tools/build-cli.mjs [OUTFILE]
+// Usage: node scripts/build-cli.mjs [OUTFILE]
 import { build } from 'esbuild';
 
 await build({
