@@ -37,6 +37,7 @@ import {
   FAULTS_BY_LINK,
   randomFaults,
   type ChaosFault,
+  CHAOS_FAULT_KINDS,
   type ChaosFaultKind,
   type ChaosPrinter,
 } from '../emulator/chaos';
@@ -74,22 +75,7 @@ const freshDir = (name: string): string => {
 };
 
 /** Fault classes a `labeldesk print` or job run meets at random (each recovers by itself). */
-const RECOVERING: readonly ChaosFaultKind[] = [
-  'reset',
-  'reset-after-query',
-  'reset-after-answer',
-  'close',
-  'stop-reading',
-  'half-open',
-  'garbage-answer',
-  'truncated-answer',
-  'trickle-answers',
-  'slow-reader',
-  'reboot',
-  'paper-out',
-  'head-open',
-  'pause',
-];
+const RECOVERING: readonly ChaosFaultKind[] = CHAOS_FAULT_KINDS;
 const SERIAL: readonly ChaosFaultKind[] = RECOVERING.filter((k) => k !== 'stop-reading');
 
 /** How many times each label tag of job 1 was printed. */

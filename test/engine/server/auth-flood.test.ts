@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createKey, regenerateKey } from '../../../src/engine/server/key-store';
-import { startHarness, type Harness } from './harness';
+import { addKeyWithEarlierScrypt, startHarness, type Harness } from './harness';
 
 const SHIPPING = { label_name: 'shipping-4x6', amount: 1, apiData: { tracking: '1Z999AA10123456784' } };
 
@@ -24,32 +24,6 @@ const headersOf = (key: string, secret: string) => ({
   'x-api-key': key,
   'x-api-secret': secret,
 });
-
-/**
- * A key made before new secrets got the ~2 ms scrypt: its record keeps N=2^15 (~100 ms a check). The flood
- * tests attack such a key, where a wrong secret costs the most and the scrypt gate has to ration the checks.
- */
-async function slowKey(harness: Harness): Promise<{ key: string; secret: string }> {
-  const { randomBytes, scryptSync } = await import('node:crypto');
-  const { readFileSync, writeFileSync } = await import('node:fs');
-  const file = join(harness.dataDir, 'keys.json');
-  const stored = JSON.parse(readFileSync(file, 'utf8')) as { version: 1; keys: Record<string, unknown>[] };
-  const secret = `lds_${randomBytes(32).toString('base64url')}`;
-  const salt = randomBytes(16);
-  const params = { N: 32768, r: 8, p: 1 };
-  const at = new Date().toISOString();
-  const key = `ldk_${randomBytes(12).toString('hex')}`;
-  stored.keys.push({
-    key,
-    salt: salt.toString('base64'),
-    hash: scryptSync(secret, salt, 32, { ...params, maxmem: 64 * 1024 * 1024 }).toString('base64'),
-    scrypt: params,
-    created_at: at,
-    secret_created_at: at,
-  });
-  writeFileSync(file, JSON.stringify(stored));
-  return { key, secret };
-}
 
 describe('failed attempts per key id and per address', () => {
   test('60 wrong secrets for one key from an address do not stop another key from that address', async () => {
@@ -145,7 +119,7 @@ describe('a flood of wrong secrets', () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 1_000 } });
     const harness = h;
     expect((await harness.post('fetch-markups', SHIPPING)).status).toBe(200); // verified: remembered
-    const wrong = headersOf((await slowKey(harness)).key, 'lds_guess');
+    const wrong = headersOf(addKeyWithEarlierScrypt(harness.dataDir).key, 'lds_guess');
     const finished: string[] = [];
     const flood = Array.from({ length: 150 }, () =>
       harness.post('fetch-markups', SHIPPING, wrong).then((a) => {
@@ -174,7 +148,7 @@ describe('a flood of wrong secrets', () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 1_000 } });
     const harness = h;
     const fresh = await createKey(join(harness.dataDir, 'keys.json'));
-    const wrong = headersOf((await slowKey(harness)).key, 'lds_guess');
+    const wrong = headersOf(addKeyWithEarlierScrypt(harness.dataDir).key, 'lds_guess');
     const flood = Array.from({ length: 150 }, () => harness.post('fetch-markups', SHIPPING, wrong));
     await new Promise((resolve) => setTimeout(resolve, 50));
     // The same server, reached from 127.0.0.2: another client address.

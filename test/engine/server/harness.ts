@@ -2,7 +2,8 @@
  * Test support for the contract tests of `labeldesk serve`: a real server on 127.0.0.1, port 0, in a fresh
  * data folder, with a key, a clock the test moves, captured logs, and a `post()` that speaks HTTP.
  */
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { randomBytes, scryptSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKey } from '../../../src/engine/server/key-store';
@@ -113,4 +114,28 @@ export async function startHarness(options: Partial<ServerOptions> = {}): Promis
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Adds a key as `labeldesk keys create` made it before new secrets got the ~2 ms scrypt: its record keeps
+ * N=2^15 (~100 ms a check), the parameters it was made with.
+ */
+export function addKeyWithEarlierScrypt(dataDir: string): { key: string; secret: string } {
+  const file = join(dataDir, 'keys.json');
+  const stored = JSON.parse(readFileSync(file, 'utf8')) as { version: 1; keys: Record<string, unknown>[] };
+  const secret = `lds_${randomBytes(32).toString('base64url')}`;
+  const salt = randomBytes(16);
+  const params = { N: 32768, r: 8, p: 1 };
+  const at = new Date().toISOString();
+  const key = `ldk_${randomBytes(12).toString('hex')}`;
+  stored.keys.push({
+    key,
+    salt: salt.toString('base64'),
+    hash: scryptSync(secret, salt, 32, { ...params, maxmem: 64 * 1024 * 1024 }).toString('base64'),
+    scrypt: params,
+    created_at: at,
+    secret_created_at: at,
+  });
+  writeFileSync(file, JSON.stringify(stored));
+  return { key, secret };
 }

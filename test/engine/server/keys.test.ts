@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { defaultDataDir } from '../../../src/engine/server/data-dir';
 import { cli } from '../../support/cli';
-import { startHarness, type Harness } from './harness';
+import { addKeyWithEarlierScrypt, startHarness, type Harness } from './harness';
 
 const SHIPPING = { label_name: 'shipping-4x6', amount: 2, apiData: { tracking: '1Z999AA10123456784' } };
 
@@ -47,25 +47,7 @@ describe('labeldesk keys', () => {
   });
 
   test('a key made with the earlier scrypt setting (N=2^15) still works, with its own parameters', async () => {
-    const { scryptSync, randomBytes } = await import('node:crypto');
-    const { writeFileSync } = await import('node:fs');
-    const file = join(h.dataDir, 'keys.json');
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as { version: 1; keys: Record<string, unknown>[] };
-    const secret = `lds_${randomBytes(32).toString('base64url')}`;
-    const salt = randomBytes(16);
-    const params = { N: 32768, r: 8, p: 1 };
-    const hash = scryptSync(secret, salt, 32, { ...params, maxmem: 64 * 1024 * 1024 });
-    const at = new Date().toISOString();
-    const key = `ldk_${randomBytes(12).toString('hex')}`;
-    stored.keys.push({
-      key,
-      salt: salt.toString('base64'),
-      hash: hash.toString('base64'),
-      scrypt: params,
-      created_at: at,
-      secret_created_at: at,
-    });
-    writeFileSync(file, JSON.stringify(stored));
+    const { key, secret } = addKeyWithEarlierScrypt(h.dataDir);
     expect((await h.post('fetch-markups', SHIPPING, headersOf({ key, secret }))).status).toBe(200);
     expect((await h.post('fetch-markups', SHIPPING, headersOf({ key, secret: `${secret}x` }))).status).toBe(
       401,
