@@ -4,10 +4,8 @@
  * to a temporary file in the same folder and are renamed over the old one, so a crash mid-write leaves the
  * previous tally intact, never half a file.
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { makeDirectory } from '../engine/server/atomic-file';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../engine/server/atomic-file';
 import type { UsageData, UsageStorage } from '../api/usage';
 
 /** A UsageStorage over one JSON file (created with its folder on first save). */
@@ -27,16 +25,7 @@ export function jsonFileUsageStorage(file: string): UsageStorage {
         throw new Error(`${file} is not valid JSON: ${(e as Error).message}`);
       }
     },
-    async save(data: UsageData) {
-      await makeDirectory(dirname(file)); // 0700: the data folder holds label data
-      const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-      try {
-        await writeFile(tmp, JSON.stringify(data, null, 2) + '\n', { mode: 0o600 });
-        await rename(tmp, file);
-      } catch (e) {
-        await rm(tmp, { force: true });
-        throw e;
-      }
-    },
+    // 0600 in a 0700 folder (created with its parents): the data folder holds label data.
+    save: (data: UsageData) => writeFileAtomic(file, JSON.stringify(data, null, 2) + '\n'),
   };
 }

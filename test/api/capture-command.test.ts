@@ -1,5 +1,5 @@
 /** `labeldesk capture` against a fake hosted service: the template file, the notes, and offline use after. */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,6 +58,25 @@ describe('labeldesk capture', () => {
     });
     expect(offline.code).toBe(0);
     expect(JSON.parse(offline.stdout)[0].elements[0].text).toBe('Item: bolts');
+  });
+
+  it('--out that cannot be written: one sentence, and no temporary file is left (#20)', async () => {
+    const folder = join(dir, 'taken');
+    const out = join(folder, 'Shelf.json');
+    mkdirSync(join(out, 'inside'), { recursive: true });
+    const r = await cli(['capture', '--template', 'Shelf', '--fields', 'item,code', '--out', out], {
+      env: {
+        LABELDESK_API_URL: server.url,
+        LABELDESK_API_KEY: 'k',
+        LABELDESK_API_SECRET: 'secret-abc',
+        LABELDESK_DATA_DIR: dir,
+      },
+    });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({
+      code: 1,
+      stderr: `labeldesk: --out ${out}: cannot write ${out}: it is a folder\n`,
+    });
+    expect(readdirSync(folder)).toEqual(['Shelf.json']);
   });
 
   it('needs the hosted API and a field list', async () => {

@@ -1,5 +1,13 @@
 /** The Node storage of the print tally: a JSON file written atomically in the data folder. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -54,5 +62,18 @@ describe('jsonFileUsageStorage', () => {
     await tally.flush();
     expect(messages.at(-1)).toMatch(/^the print tally could not be saved/);
     expect(existsSync(join(blocker, 'usage.json'))).toBe(false);
+  });
+
+  it('a save that fails at the rename leaves no temporary file (#20)', async () => {
+    const folder = join(dir, 'taken');
+    mkdirSync(join(folder, 'usage.json', 'inside'), { recursive: true });
+    const messages: string[] = [];
+    const tally = await UsageTally.open(jsonFileUsageStorage(join(folder, 'usage.json')), (m) =>
+      messages.push(m),
+    );
+    tally.record('k', 'print', 1);
+    await tally.flush();
+    expect(messages.at(-1)).toMatch(/^the print tally could not be saved/);
+    expect(readdirSync(folder)).toEqual(['usage.json']);
   });
 });

@@ -165,6 +165,17 @@ describe('--out where it cannot write', () => {
     }
   });
 
+  it('a folder where a label file goes: the write fails, and no temporary file is left (#20)', async () => {
+    const taken = join(dir, 'taken');
+    mkdirSync(join(taken, 'product-2x1-001.zpl', 'inside'), { recursive: true });
+    expectUserError(
+      await render('taken'),
+      1,
+      `--out taken: cannot write ${join(taken, 'product-2x1-001.zpl')}: it is a folder`,
+    );
+    expect(readdirSync(taken)).toEqual(['product-2x1-001.zpl']);
+  });
+
   it('what it writes is 0600 in a folder it creates 0700 (labels hold names and addresses)', async () => {
     const r = await render('exported/labels');
     expect(r.code).toBe(0);
