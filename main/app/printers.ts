@@ -25,7 +25,7 @@ import { askOverNewConnection, decidePrinterSetup, FALLBACK_DPI, type PrinterSet
 import { createProfileStore } from '../printers/profile-store';
 import { discoverPrinters, type DiscoveryOptions } from '../printers/discovery';
 import { printLanguage } from '../printers/language';
-import { jsonFile } from './json-file';
+import { jsonFile } from '../../src/node/files/json-file';
 import { checkFilePrinterPath } from './file-printer-folder';
 
 export interface AppPrinters {

@@ -15,7 +15,7 @@ import {
   type TemplateRef,
 } from '../../src/ipc/contract';
 import { IpcError } from '../../src/ipc/errors';
-import { jsonFile } from './json-file';
+import { jsonFile } from '../../src/node/files/json-file';
 import { SecretNotProtectedError, type SecretStore } from './secret-store';
 
 const RECENT_MAX = 8;

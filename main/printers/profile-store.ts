@@ -1,14 +1,14 @@
 /**
  * Printer profiles on disk: one JSON file (`printer-profiles.json`) in the app's data directory, validated on
- * every read, written atomically (temp file in the same directory + rename) so a crash mid-write never leaves
- * a half-written file. Writes within a process are serialised.
+ * every read, written atomically so a crash mid-write never leaves a half-written file, writes within a process
+ * serialised (one jsonFile).
  */
-import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../../src/engine/server/atomic-file';
 import { join } from 'node:path';
+import { jsonFile } from '../../src/node/files/json-file';
 import {
   parsePrinterProfile,
   parseProfilesFile,
+  ProfilesFileSchema,
   type PrinterProfile,
   type PrinterProfileInput,
   type ProfilesFile,
@@ -32,35 +32,12 @@ export interface ProfileStore {
 /** A store in `dataDir` (created on first write). */
 export function createProfileStore(dataDir: string): ProfileStore {
   const path = join(dataDir, PROFILES_FILE_NAME);
-  let queue: Promise<unknown> = Promise.resolve();
-
-  const load = async (): Promise<ProfilesFile> => {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, profiles: [] };
-      throw e;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (e) {
-      throw new SyntaxError(`${path}: not valid JSON (${(e as Error).message})`);
-    }
-    return parseProfilesFile(json, path);
-  };
-
   // 0600 in a 0700 folder: the data folder holds label data.
-  const save = (file: ProfilesFile): Promise<void> =>
-    writeFileAtomic(path, `${JSON.stringify(file, null, 2)}\n`);
-
-  /** Read-modify-write steps run one after another. */
-  const exclusive = <T>(step: () => Promise<T>): Promise<T> => {
-    const run = queue.then(step, step);
-    queue = run.catch(() => undefined);
-    return run;
-  };
+  const file = jsonFile(path, ProfilesFileSchema, { version: 1, profiles: [] } as ProfilesFile, {
+    notJson: (e) => new SyntaxError(`${path}: not valid JSON (${e.message})`),
+    parse: (json) => parseProfilesFile(json, path),
+  });
+  const load = () => file.read();
 
   return {
     path,
@@ -69,22 +46,24 @@ export function createProfileStore(dataDir: string): ProfileStore {
       return (await load()).profiles.find((p) => p.uri === key);
     },
     list: async () => (await load()).profiles,
-    put: (input) =>
-      exclusive(async () => {
-        const profile = parsePrinterProfile(input);
-        const file = await load();
-        const others = file.profiles.filter((p) => p.uri !== profile.uri);
-        await save({ version: 1, profiles: [...others, profile] });
-        return profile;
-      }),
-    remove: (uri) =>
-      exclusive(async () => {
+    put: async (input) => {
+      const profile = parsePrinterProfile(input);
+      await file.update((current) => {
+        const others = current.profiles.filter((p) => p.uri !== profile.uri);
+        return { version: 1, profiles: [...others, profile] };
+      });
+      return profile;
+    },
+    remove: async (uri) => {
+      let removed = false;
+      await file.update((current) => {
         const key = canonicalPrinterUri(uri);
-        const file = await load();
-        const kept = file.profiles.filter((p) => p.uri !== key);
-        if (kept.length === file.profiles.length) return false;
-        await save({ version: 1, profiles: kept });
-        return true;
-      }),
+        const kept = current.profiles.filter((p) => p.uri !== key);
+        if (kept.length === current.profiles.length) return undefined;
+        removed = true;
+        return { version: 1, profiles: kept };
+      });
+      return removed;
+    },
   };
 }

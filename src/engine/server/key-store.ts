@@ -9,10 +9,10 @@
  * hash changes. Scrypt for pairs not remembered is rationed (see keyVerifier and auth-limits.ts).
  */
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { fileVersionSync, writeFileAtomic } from './atomic-file';
+import { jsonFile } from '../../node/files/json-file';
+import { fileVersionSync } from './atomic-file';
 import { failureWindow, isRefusal } from './auth-limits';
 import { workGate } from './work-gate';
 
@@ -58,25 +58,19 @@ export class KeysFileError extends Error {
   override name = 'KeysFileError';
 }
 
+/** keys.json as a jsonFile: a missing file is no keys; KeysFileError for a file that is not a keys file. */
+const keysFile = (file: string) =>
+  jsonFile(file, KeysFileSchema, { version: 1, keys: [] } as KeysFile, {
+    notJson: () => new KeysFileError(`${file} is not valid JSON`),
+    parse: (json) => {
+      const parsed = KeysFileSchema.safeParse(json);
+      if (!parsed.success) throw new KeysFileError(`${file} is not a LabelDesk keys file`);
+      return parsed.data;
+    },
+  });
+
 /** Reads keys.json; a missing file is no keys. Throws KeysFileError for a file that is not a keys file. */
-export async function readKeysFile(file: string): Promise<KeysFile> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, keys: [] };
-    throw e;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new KeysFileError(`${file} is not valid JSON`);
-  }
-  const parsed = KeysFileSchema.safeParse(json);
-  if (!parsed.success) throw new KeysFileError(`${file} is not a LabelDesk keys file`);
-  return parsed.data;
-}
+export const readKeysFile = (file: string): Promise<KeysFile> => keysFile(file).read();
 
 const nowIso = () => new Date().toISOString();
 
@@ -92,20 +86,23 @@ export async function createKey(
   file: string,
   opts: { allowance?: number } = {},
 ): Promise<{ key: string; secret: string }> {
-  const keys = await readKeysFile(file);
   const key = `ldk_${randomBytes(12).toString('hex')}`;
-  const { secret, salt, hash } = await newSecret();
-  const at = nowIso();
-  keys.keys.push({
-    key,
-    salt,
-    hash,
-    scrypt: { ...SCRYPT },
-    created_at: at,
-    secret_created_at: at,
-    ...(opts.allowance !== undefined ? { allowance: opts.allowance } : {}),
+  let secret = '';
+  await keysFile(file).update(async (keys) => {
+    const made = await newSecret();
+    secret = made.secret;
+    const at = nowIso();
+    keys.keys.push({
+      key,
+      salt: made.salt,
+      hash: made.hash,
+      scrypt: { ...SCRYPT },
+      created_at: at,
+      secret_created_at: at,
+      ...(opts.allowance !== undefined ? { allowance: opts.allowance } : {}),
+    });
+    return keys;
   });
-  await writeFileAtomic(file, JSON.stringify(keys, null, 2) + '\n');
   return { key, secret };
 }
 
@@ -118,20 +115,29 @@ export class UnknownKey extends Error {
 
 /** A new secret for `key`; the previous one stops working at once (spec §5 rule 4). */
 export async function regenerateKey(file: string, key: string): Promise<{ key: string; secret: string }> {
-  const keys = await readKeysFile(file);
-  const record = keys.keys.find((k) => k.key === key);
-  if (!record) throw new UnknownKey(key);
-  const { secret, salt, hash } = await newSecret();
-  Object.assign(record, { salt, hash, scrypt: { ...SCRYPT }, secret_created_at: nowIso() });
-  await writeFileAtomic(file, JSON.stringify(keys, null, 2) + '\n');
+  let secret = '';
+  await keysFile(file).update(async (keys) => {
+    const record = keys.keys.find((k) => k.key === key);
+    if (!record) throw new UnknownKey(key);
+    const made = await newSecret();
+    secret = made.secret;
+    Object.assign(record, {
+      salt: made.salt,
+      hash: made.hash,
+      scrypt: { ...SCRYPT },
+      secret_created_at: nowIso(),
+    });
+    return keys;
+  });
   return { key, secret };
 }
 
 export async function revokeKey(file: string, key: string): Promise<void> {
-  const keys = await readKeysFile(file);
-  const left = keys.keys.filter((k) => k.key !== key);
-  if (left.length === keys.keys.length) throw new UnknownKey(key);
-  await writeFileAtomic(file, JSON.stringify({ ...keys, keys: left }, null, 2) + '\n');
+  await keysFile(file).update((keys) => {
+    const left = keys.keys.filter((k) => k.key !== key);
+    if (left.length === keys.keys.length) throw new UnknownKey(key);
+    return { ...keys, keys: left };
+  });
 }
 
 /** What a verification found; `throttled` means scrypt did not run (Retry-After: `retryAfterSeconds`). */

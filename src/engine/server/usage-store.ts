@@ -6,11 +6,10 @@
  * The server owns the file while it runs (one server per data folder): it keeps the ledger in memory and
  * writes it after each counted request (atomically; writes that pile up are coalesced into one).
  */
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ApiError } from '../api-errors';
 import type { RouteName } from '../api-contract';
-import { writeFileAtomic } from './atomic-file';
+import { jsonFile } from '../../node/files/json-file';
 
 const CountsSchema = z.object({ requests: z.number().int().min(0), copies: z.number().int().min(0) });
 
@@ -22,11 +21,12 @@ export const UsageFileSchema = z.object({
 
 export type UsageFile = z.infer<typeof UsageFileSchema>;
 
+const usageFile = (file: string) => jsonFile(file, UsageFileSchema, { version: 1, keys: {} } as UsageFile);
+
 export async function readUsageFile(file: string): Promise<UsageFile> {
   try {
-    return UsageFileSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+    return await usageFile(file).read();
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, keys: {} };
     throw new Error(`${file} is not a LabelDesk usage file`, { cause: e });
   }
 }
@@ -54,6 +54,7 @@ export interface UsageLedger {
 
 export async function openUsageLedger(file: string, onError: (e: unknown) => void): Promise<UsageLedger> {
   const usage = await readUsageFile(file);
+  const store = usageFile(file);
   const pending = new Map<string, number>();
   let writing: Promise<void> = Promise.resolve();
   let dirty = false;
@@ -64,7 +65,7 @@ export async function openUsageLedger(file: string, onError: (e: unknown) => voi
     writing = writing.then(async () => {
       dirty = false;
       try {
-        await writeFileAtomic(file, JSON.stringify(usage, null, 2) + '\n');
+        await store.write(usage);
       } catch (e) {
         onError(e);
       }
