@@ -17,6 +17,7 @@ import {
   type TransportCapabilities,
   type WriteOptions,
 } from '../../src/printers/transport';
+import { serialQueue } from '../../src/base/serial-queue';
 
 /** 64 KiB: large enough to keep a 9100 socket busy, small enough that bytesWritten is fine-grained. */
 const CHUNK_BYTES = 64 * 1024;
@@ -32,7 +33,7 @@ export abstract class StreamTransport implements PrinterTransport {
   private writing: WriteInProgress | undefined;
   /** Why the stream ended, once it has. */
   private ended: Error | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = serialQueue();
 
   constructor(readonly uri: string) {
     this.collector = new ResponseCollector(uri);
@@ -82,7 +83,7 @@ export abstract class StreamTransport implements PrinterTransport {
   async close(): Promise<void> {
     const stream = this.stream;
     if (!stream) return;
-    await this.queue.catch(() => undefined);
+    await this.queue.idle();
     this.stream = undefined;
     if (!stream.destroyed) await this.shutdown(stream);
   }
@@ -91,15 +92,13 @@ export abstract class StreamTransport implements PrinterTransport {
     const stream = this.stream;
     this.stream = undefined;
     const discarded = stream && !stream.destroyed ? this.discard(stream) : Promise.resolve();
-    await this.queue.catch(() => undefined);
+    await this.queue.idle();
     await discarded.catch(() => undefined);
   }
 
   /** One operation at a time: a status query never interleaves with a job's bytes. */
   private serialised<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(operation, operation);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(operation);
   }
 
   private async writeNow(bytes: Uint8Array, stallMs: number): Promise<void> {

@@ -20,6 +20,7 @@ import {
   type TransportCapabilities,
   type WriteOptions,
 } from '../../src/printers/transport';
+import { serialQueue } from '../../src/base/serial-queue';
 
 /** How often a non-blocking device is polled while waiting, in ms. */
 const POLL_MS = 10;
@@ -77,7 +78,7 @@ export async function findUsbLpDevice(
 export class UsbLpTransport implements PrinterTransport {
   readonly capabilities: TransportCapabilities = { status: true };
   private handle: FileHandle | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = serialQueue();
 
   constructor(
     /** The usb:// URI this stands in for. */
@@ -131,15 +132,13 @@ export class UsbLpTransport implements PrinterTransport {
   async close(): Promise<void> {
     const handle = this.handle;
     if (!handle) return;
-    await this.queue.catch(() => undefined);
+    await this.queue.idle();
     this.handle = undefined;
     await handle.close().catch(() => undefined);
   }
 
   private serialised<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(operation, operation);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(operation);
   }
 
   private async writeNow(bytes: Uint8Array, stallMs: number): Promise<void> {

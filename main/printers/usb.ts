@@ -40,6 +40,7 @@ import {
   type UsbInterfaceLike,
   type UsbOutEndpointLike,
 } from './usb-device';
+import { serialQueue } from '../../src/base/serial-queue';
 
 /** Bytes per bulk OUT transfer: 16 KiB keeps libusb's buffers small and bytesWritten fine-grained. */
 export const USB_CHUNK_BYTES = 16 * 1024;
@@ -61,7 +62,7 @@ export class UsbTransport implements PrinterTransport {
   private out: UsbOutEndpointLike | undefined;
   private in: UsbInEndpointLike | undefined;
   private detached = false;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = serialQueue();
 
   constructor(
     private readonly target: UsbUri,
@@ -142,7 +143,7 @@ export class UsbTransport implements PrinterTransport {
   async close(): Promise<void> {
     const device = this.device;
     if (!device) return;
-    await this.queue.catch(() => undefined);
+    await this.queue.idle();
     this.device = undefined;
     const iface = this.iface;
     this.iface = this.out = this.in = undefined;
@@ -150,9 +151,7 @@ export class UsbTransport implements PrinterTransport {
   }
 
   private serialised<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(operation, operation);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(operation);
   }
 
   private async find(): Promise<UsbDeviceLike> {

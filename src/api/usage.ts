@@ -5,6 +5,7 @@
  * rendered nothing). Persisted through a storage port (Node: a JSON file, see src/node/usage-store.ts).
  */
 import { z } from 'zod';
+import { serialQueue } from '../base/serial-queue';
 import { ROUTE_NAMES, type RouteName } from './routes';
 
 const Count = z.object({ requests: z.number().int().min(0), labels: z.number().int().min(0) });
@@ -41,7 +42,7 @@ export interface UsageSummary {
 }
 
 export class UsageTally {
-  private writes: Promise<void> = Promise.resolve();
+  private readonly writes = serialQueue();
 
   private constructor(
     private readonly storage: UsageStorage,
@@ -81,9 +82,13 @@ export class UsageTally {
     count.requests += 1;
     count.labels += labels;
     const snapshot = structuredClone(this.data);
-    this.writes = this.writes
-      .then(() => this.storage.save(snapshot))
-      .catch((e: unknown) => this.onError(`the print tally could not be saved (${(e as Error).message})`));
+    void this.writes.run(async () => {
+      try {
+        await this.storage.save(snapshot);
+      } catch (e) {
+        this.onError(`the print tally could not be saved (${(e as Error).message})`);
+      }
+    });
   }
 
   /** The counts for one key. */
@@ -99,6 +104,6 @@ export class UsageTally {
 
   /** Resolves when every recorded count has been saved (or its failure reported). */
   flush(): Promise<void> {
-    return this.writes;
+    return this.writes.idle();
   }
 }

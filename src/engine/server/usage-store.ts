@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { ApiError } from '../api-errors';
 import type { RouteName } from '../api-contract';
+import { serialQueue } from '../../base/serial-queue';
 import { jsonFile } from '../../node/files/json-file';
 
 const CountsSchema = z.object({ requests: z.number().int().min(0), copies: z.number().int().min(0) });
@@ -56,13 +57,13 @@ export async function openUsageLedger(file: string, onError: (e: unknown) => voi
   const usage = await readUsageFile(file);
   const store = usageFile(file);
   const pending = new Map<string, number>();
-  let writing: Promise<void> = Promise.resolve();
+  const writes = serialQueue();
   let dirty = false;
 
   function scheduleWrite(): void {
     if (dirty) return; // a write is already queued and will include this change
     dirty = true;
-    writing = writing.then(async () => {
+    void writes.run(async () => {
       dirty = false;
       try {
         await store.write(usage);
@@ -110,7 +111,7 @@ export async function openUsageLedger(file: string, onError: (e: unknown) => voi
       };
     },
     flush: async () => {
-      await writing;
+      await writes.idle();
     },
   };
 }

@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
+import { serialQueue } from '../../base/serial-queue';
 import { formatProblems, problemsOf } from '../../template/errors';
 import { writeFileAtomic } from '../../engine/server/atomic-file';
 
@@ -49,7 +50,7 @@ export function jsonFile<S extends z.ZodType>(
   options: JsonFileOptions<z.output<S>> = {},
 ): JsonFile<z.output<S>> {
   type T = z.output<S>;
-  let queue: Promise<unknown> = Promise.resolve();
+  const queue = serialQueue();
 
   const validate =
     options.parse ??
@@ -81,18 +82,11 @@ export function jsonFile<S extends z.ZodType>(
   const save = (value: T): Promise<void> =>
     writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`, options.mode);
 
-  /** Runs `step` after every step queued before it, whether they succeeded or not. */
-  const serialised = <R>(step: () => Promise<R>): Promise<R> => {
-    const run = queue.then(step, step);
-    queue = run.catch(() => undefined);
-    return run;
-  };
-
   return {
     path,
     read,
     update: (change) =>
-      serialised(async () => {
+      queue.run(async () => {
         const current = await read();
         const changed = await change(current);
         if (changed === undefined) return current;
@@ -100,6 +94,6 @@ export function jsonFile<S extends z.ZodType>(
         await save(next);
         return next;
       }),
-    write: (value) => serialised(() => save(value)),
+    write: (value) => queue.run(() => save(value)),
   };
 }
