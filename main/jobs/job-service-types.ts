@@ -2,6 +2,7 @@
  * The job service's API (main/jobs/job-service.ts implements it): what the CLI and the desktop app code against.
  * Events are plain JSON objects (src/jobs/events.ts), so they can cross IPC as they are.
  */
+import type { Clock } from '../../src/base/clock';
 import type { BatchOptions, BatchPlan } from '../../src/jobs/batch';
 import type { JobServiceEvent } from '../../src/jobs/events';
 import type { Label, LabelCounts } from '../../src/jobs/model';
@@ -23,12 +24,6 @@ export class JobRequestError extends Error {
   override name = 'JobRequestError';
 }
 
-/** Milliseconds and sleeping, injected so tests can run the clock. */
-export interface JobClock {
-  now(): number;
-  sleep(ms: number): Promise<void>;
-}
-
 export interface JobServiceOptions {
   /** Where jobs.sqlite (jobs, labels, counters, audit log) and printer-profiles.json live. */
   dataDir: string;
@@ -38,7 +33,8 @@ export interface JobServiceOptions {
   renderPorts?: (baseDir: string | undefined) => RenderPorts;
   /** Markup → ZPL per label. Default: the engine's renderZplLabels. */
   renderLabels?: RenderLabels;
-  clock?: JobClock;
+  /** Milliseconds and sleeping, injected so tests can run the clock. Default: the system clock. */
+  clock?: Clock;
   /** Who is acting, for jobs and the audit log. Default: the OS user. */
   user?: string;
   /** Default: os.hostname(). */

@@ -18,7 +18,7 @@
  * in the same transaction (sqlite-counters.ts says what happens to them on cancel and reprint).
  */
 import { hostname, userInfo } from 'node:os';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { systemClock, type Clock } from '../../src/base/clock';
 import { planBatch } from '../../src/jobs/batch';
 import { ProgressTracker, type JobServiceEvent } from '../../src/jobs/events';
 import { formatLabelList, isUnfinished, type Job, type JobSpec } from '../../src/jobs/model';
@@ -42,7 +42,6 @@ import { openSqliteJobStore, type JobSummary } from './sqlite-job-store';
 export * from './job-service-types';
 import {
   JobRequestError,
-  type JobClock,
   type JobDetail,
   type JobService,
   type JobServiceOptions,
@@ -79,7 +78,7 @@ async function defaultOpenTransport(printer: string): Promise<PrinterTransport> 
 
 /** Opens the job service on `dataDir`. Call `close()` when done. */
 export function openJobService(options: JobServiceOptions): JobService {
-  const clock: JobClock = options.clock ?? { now: () => Date.now(), sleep: (ms) => sleep(ms) };
+  const clock: Clock = options.clock ?? systemClock;
   const iso = (): string => new Date(clock.now()).toISOString();
   const store = openSqliteJobStore(options.dataDir, { now: iso });
   const counters = sqliteCounters(store.db, iso);

@@ -17,7 +17,7 @@
 import type { z } from 'zod';
 import { problemsOf } from '../template/errors';
 import type { Markup } from '../template/schema';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from '../base/clock';
 import { isRfidRefusal, isUnknownTemplate, readErrorBody } from './error-body';
 import {
   AuthError,

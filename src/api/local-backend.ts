@@ -37,7 +37,7 @@ import type { Markup } from '../template/schema';
 import type { TemplateStore } from '../template/store';
 import type { GfaCompression } from '../zpl/gfa';
 import type { CallOptions, LabelBackend } from './backend';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from '../base/clock';
 import {
   CancelledError,
   NoPrintersError,

@@ -6,7 +6,7 @@
  * One pacer should serve every client of a process (the limit is per key, not per client): the app creates
  * one and injects it; a client without one gets its own.
  */
-import type { Clock } from './clock';
+import type { Clock } from '../base/clock';
 
 export interface PacerOptions {
   clock: Clock;

@@ -3,7 +3,7 @@
  * expire after `ttl_hours`, so the app downloads them while valid and keeps the URLs to itself. Errors and
  * logs name a file by its copy number, never by its URL.
  */
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock } from '../base/clock';
 import {
   CancelledError,
   MalformedResponseError,

@@ -9,7 +9,7 @@ import {
   type ApiLogEvent,
   type HostedApiOptions,
 } from '../../src/api/client';
-import { virtualClock } from '../../src/api/clock';
+import { virtualClock } from '../../src/base/clock';
 import {
   AuthError,
   CancelledError,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostedApiBackend } from '../../src/api/backend';
-import { virtualClock } from '../../src/api/clock';
+import { virtualClock } from '../../src/base/clock';
 import {
   AuthError,
   HostedTemplateNotFound,

@@ -1,6 +1,6 @@
 /** The bundled engine as a LabelBackend: the same operations, the same error types as the hosted API. */
 import { describe, expect, it } from 'vitest';
-import { virtualClock } from '../../src/api/clock';
+import { virtualClock } from '../../src/base/clock';
 import {
   NoPrintersError,
   PrinterUnavailableError,

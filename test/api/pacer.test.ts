@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostedApiClient } from '../../src/api/client';
-import { virtualClock } from '../../src/api/clock';
+import { virtualClock } from '../../src/base/clock';
 import { Pacer } from '../../src/api/pacer';
 import { json, okBody, startServer, type TestServer } from './support/http-server';
 

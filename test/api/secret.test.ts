@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostedApiClient, type ApiLogEvent } from '../../src/api/client';
-import { virtualClock } from '../../src/api/clock';
+import { virtualClock } from '../../src/base/clock';
 import { cli } from '../support/cli';
 import { closedPortUrl, json, startServer, type Handler, type TestServer } from './support/http-server';
 

@@ -1,6 +1,6 @@
 /** Downloading exported SVGs while valid; a file is named by its copy number, never by its URL. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { virtualClock } from '../../src/api/clock';
+import { virtualClock } from '../../src/base/clock';
 import {
   MalformedResponseError,
   SvgExpiredError,

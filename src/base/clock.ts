@@ -1,7 +1,7 @@
 /**
- * The clock port: the client's pacing, backoff and Retry-After waits go through it, so tests run a batch of
- * 100 requests against a fake clock in milliseconds of real time. (Per-request timeouts are network time and
- * use AbortSignal.timeout.)
+ * The clock port, the one of the project: the hosted client's pacing, backoff and Retry-After waits, and the
+ * job service's waits go through it, so tests run a batch of 100 requests or a print job against a fake clock
+ * in milliseconds of real time. (Per-request timeouts are network time and use AbortSignal.timeout.)
  */
 export interface Clock {
   /** Milliseconds since the epoch. */
