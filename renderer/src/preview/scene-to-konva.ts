@@ -4,6 +4,7 @@
  * or encodes barcodes: text lines arrive as glyph outlines and barcodes as bars, drawn as they are.
  */
 import { assertNever, type Matrix, type Stroke } from '../../../src/layout/scene';
+import { PX_PER_INCH } from '../../../src/units/units';
 import type { WireBarcode, WireNode, WireScene, WireText } from '../../../src/ipc/wire-scene';
 
 /** Props every drawn node has: its key, and the markup element it came from (click → focus its field). */
@@ -208,7 +209,7 @@ export function nodeToKonva(node: WireNode, key: string, inherited?: number): Ko
 
 /** The whole scene, with its size in CSS px so zoom 1 is the label's true size on screen. */
 export function sceneToKonva(scene: WireScene): KonvaLabel {
-  const unitScale = scene.unit === 'px' ? 1 : 96 / scene.dpi;
+  const unitScale = scene.unit === 'px' ? 1 : PX_PER_INCH / scene.dpi;
   return {
     width: scene.width * unitScale,
     height: scene.height * unitScale,

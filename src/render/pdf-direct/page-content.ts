@@ -8,24 +8,15 @@
  * layout placed it. ToUnicode maps each glyph to its characters; a line whose glyphs do not hold the line's
  * characters (ligatures, contextual forms) is wrapped in /ActualText with its logical text.
  */
-import {
-  assertNever,
-  type BarcodeNode,
-  type Color,
-  type ImageNode,
-  type Scene,
-  type SceneNode,
-  type Stroke,
-  type TextNode,
-} from '../../layout/scene';
+import { assertNever } from '../../base/assert-never';
+import { type BarcodeNode, type Color, type ImageNode, type Scene, type SceneNode, type Stroke, type TextNode } from '../../layout/scene';
 import { parseColor } from '../color';
 import type { ImageXObject } from './images';
 import type { FontSubset } from './font-subset';
 import { num, textString } from './pdf-file';
 import { ellipseOps, PathSyntaxError, rectOps, roundedRectOps, svgPathOps } from './path-ops';
 import { DirectPdfUnsupported } from './unsupported';
-
-const PT_PER_INCH = 72;
+import { PT_PER_INCH } from '../../units/units';
 
 /** What a page's content refers to by name; the document collects them into one resource dictionary. */
 export interface PageResources {

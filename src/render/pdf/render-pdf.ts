@@ -7,18 +7,11 @@ import PDFDocument from 'pdfkit';
 import type * as fontkit from 'fontkit';
 import type { FontSet } from '../../layout/fonts';
 import { linePathData } from '../../layout/glyph-paths';
-import {
-  assertNever,
-  type BarcodeNode,
-  type Color,
-  type ImageNode,
-  type Scene,
-  type SceneNode,
-  type Stroke,
-  type TextNode,
-} from '../../layout/scene';
+import { assertNever } from '../../base/assert-never';
+import { type BarcodeNode, type Color, type ImageNode, type Scene, type SceneNode, type Stroke, type TextNode } from '../../layout/scene';
 import { dataUrl } from '../base64';
 import { parseColor } from '../color';
+import { PT_PER_INCH } from '../../units/units';
 
 /** Turns SVG bytes into PNG bytes of the given pixel size (Node: `svgImageToPng` from src/render/raster). */
 export type SvgImageRasterizer = (svg: Uint8Array, width: number, height: number) => Uint8Array;
@@ -41,8 +34,6 @@ export interface RenderPdfOptions {
   /** Resolution for rasterised SVG images, in dots per inch. Default 300. */
   svgImageDpi?: number;
 }
-
-const PT_PER_INCH = 72;
 
 /**
  * Renders scenes as PDF pages, in order: one scene for the PDF of one copy, many for a batch. Each page is

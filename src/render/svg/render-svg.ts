@@ -3,24 +3,17 @@
  * so the file renders the same in a browser and in resvg with no system fonts. Pure; returns data.
  */
 import type { FontSet } from '../../layout/fonts';
-import {
-  assertNever,
-  type BarcodeNode,
-  type GroupNode,
-  type ImageNode,
-  type Matrix,
-  type Scene,
-  type SceneNode,
-  type TextNode,
-} from '../../layout/scene';
+import { assertNever } from '../../base/assert-never';
+import { type BarcodeNode, type GroupNode, type ImageNode, type Matrix, type Scene, type SceneNode, type TextNode } from '../../layout/scene';
 import { dataUrl } from '../base64';
+import { MM_PER_INCH } from '../../units/units';
 import { GlyphDefs } from './glyph-defs';
 import { esc, fillAttrs, fine, num, strokeAttrs } from './svg-format';
 
 /** A physical unit of length an SVG root can declare. */
 export type SvgLengthUnit = 'in' | 'mm' | 'cm';
 
-const PER_INCH: Record<SvgLengthUnit, number> = { in: 1, mm: 25.4, cm: 2.54 };
+const PER_INCH: Record<SvgLengthUnit, number> = { in: 1, mm: MM_PER_INCH, cm: MM_PER_INCH / 10 };
 
 /** The unit an SVG of a label declares its size in: the stage's own, or inches for a px stage. */
 export function svgLengthUnit(stageUnit: 'in' | 'mm' | 'cm' | 'px'): SvgLengthUnit {
