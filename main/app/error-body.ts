@@ -4,7 +4,7 @@
  * is `internal`, without a stack.
  */
 import { ApiError } from '../../src/api/errors';
-import { assertNever } from '../../src/layout/scene';
+import { assertNever } from '../../src/base/assert-never';
 import { TemplateNotFound, TemplateValidationError } from '../../src/template/errors';
 import { ResolveError } from '../../src/resolve/resolve';
 import { ElementError } from '../../src/layout/layout';

@@ -12,7 +12,7 @@ import { defaultProfile, knownDpi, withDetectedDpi } from '../../src/printers/pr
 import { queryDpi, queryStatus } from '../../src/printers/query';
 import type { PrinterStatus } from '../../src/printers/status';
 import { PrinterError, type PrinterTransport } from '../../src/printers/transport';
-import { assertNever } from '../../src/layout/scene';
+import { assertNever } from '../../src/base/assert-never';
 import type {
   DiscoveredPrinterView,
   PrinterInput,

@@ -31,7 +31,7 @@ import type {
   RasterPreview,
   TemplateRef,
 } from '../../src/ipc/contract';
-import { assertNever } from '../../src/layout/scene';
+import { assertNever } from '../../src/base/assert-never';
 import { bytesToBase64 } from '../../src/render/base64';
 import type { Connection } from './connection';
 import type { AppPrinters } from './printers';

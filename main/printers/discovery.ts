@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { listSysfsSerialPorts } from './sysfs-serial';
 import { parsePrintersFile, PrintersFileError } from '../../src/printers/printers-file';
 import { formatPrinterUri } from '../../src/printers/uri';
-import { assertNever } from '../../src/layout/scene';
+import { assertNever } from '../../src/base/assert-never';
 import { CommandNotFound, runCommand } from './run-command';
 import { discoverWindowsQueues } from './windows-queues';
 import {

@@ -4,7 +4,7 @@
  * .pdf files. One decision for `labeldesk print` and the app.
  */
 import { extname } from 'node:path';
-import { assertNever } from '../../src/layout/scene';
+import { assertNever } from '../../src/base/assert-never';
 import { formatPrinterUri, type PrinterUri } from '../../src/printers/uri';
 import { discoverPrinters } from './discovery';
 

@@ -1,7 +1,7 @@
 /**
  * Printer URI → transport. The one place that knows which class serves which scheme.
  */
-import { assertNever } from '../../src/layout/scene';
+import { assertNever } from '../../src/base/assert-never';
 import {
   PrinterError,
   PrinterIoError,

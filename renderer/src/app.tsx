@@ -11,7 +11,7 @@ import { PrintScreen } from './screens/print/print-screen';
 import { printingPrinter } from './store/jobs';
 import { useDocument, useJobs, useStores, useUi } from './store/stores-context';
 import { SCREENS, type Screen } from './store/ui';
-import { assertNever } from '../../src/layout/scene';
+import { assertNever } from '../../src/base/assert-never';
 
 const BatchScreen = lazy(() =>
   import('./screens/batch/batch-screen').then((m) => ({ default: m.BatchScreen })),

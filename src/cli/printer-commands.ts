@@ -1,6 +1,6 @@
 /** `labeldesk printers | status`: find printers, and ask one how it is. */
 import { resolve as resolvePath } from 'node:path';
-import { assertNever } from '../layout/scene';
+import { assertNever } from '../base/assert-never';
 import { discoverPrinters, type DiscoveredPrinter } from '../../main/printers/discovery';
 import { createStatusTransport } from '../../main/printers/open-transport';
 import { queryDpi, queryIdentity, queryStatus, type DpiResult } from '../printers/query';

@@ -5,17 +5,17 @@
  */
 import { linePathData } from '../layout/glyph-paths';
 import type { FontSet } from '../layout/fonts';
-import {
-  assertNever,
-  type BarcodeNode,
-  type EllipseNode,
-  type GroupNode,
-  type ImageNode,
-  type PathNode,
-  type RectNode,
-  type Scene,
-  type SceneNode,
-  type TextNode,
+import { assertNever } from '../base/assert-never';
+import type {
+  BarcodeNode,
+  EllipseNode,
+  GroupNode,
+  ImageNode,
+  PathNode,
+  RectNode,
+  Scene,
+  SceneNode,
+  TextNode,
 } from '../layout/scene';
 import { bytesToBase64 } from '../render/base64';
 

@@ -21,7 +21,7 @@
  * itself); `paused` is a printer fault or a lost connection the worker waits out.
  */
 import { z } from 'zod';
-import { assertNever } from '../layout/scene';
+import { assertNever } from '../base/assert-never';
 
 export const JOB_STATES = ['queued', 'printing', 'paused', 'held', 'done', 'cancelled', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];

@@ -12,9 +12,9 @@ import type { EncodeOptions } from './barcode/geometry';
 import { naturalBarcodeBox } from './barcode/natural-size';
 import { normaliseStyle, type FontSet } from './fonts';
 import { ImageError, type ImageAssets } from './images';
+import { assertNever } from '../base/assert-never';
 import {
   IDENTITY,
-  assertNever,
   type Matrix,
   type RfidWrite,
   type Scene,

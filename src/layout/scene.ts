@@ -171,7 +171,3 @@ export interface TextCut {
   element: number;
   lost: string;
 }
-
-export function assertNever(x: never, what = 'value'): never {
-  throw new Error(`unexpected ${what}: ${JSON.stringify(x)}`);
-}

@@ -14,7 +14,7 @@
  * default serial options left out) under which profiles are stored.
  */
 import { z } from 'zod';
-import { assertNever } from '../layout/scene';
+import { assertNever } from '../base/assert-never';
 
 export type Parity = 'none' | 'even' | 'odd';
 export type FlowControl = 'none' | 'rtscts' | 'xonxoff';

@@ -9,7 +9,8 @@
  */
 import { blackWithAlphaOf } from './color';
 import { createMonoBitmap, setDot, type MonoBitmap } from './bitmap';
-import { assertNever, type Scene, type SceneNode } from '../layout/scene';
+import { assertNever } from '../base/assert-never';
+import type { Scene, SceneNode } from '../layout/scene';
 
 export type DitherKernel = 'floyd-steinberg' | 'atkinson';
 

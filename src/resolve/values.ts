@@ -6,7 +6,7 @@
 import type { Problem } from '../template/errors';
 import type { Field, Template } from '../template/schema';
 import type { ApiData } from './resolve';
-import { assertNever } from '../layout/scene';
+import { assertNever } from '../base/assert-never';
 import { BarcodeValueError } from '../layout/barcode/errors';
 import { prepareValue } from '../layout/barcode/values';
 import { parseRefs, substitute, type Segment } from '../template/refs';

@@ -11,7 +11,7 @@
 import { zlibSync } from 'fflate';
 import type { MonoBitmap } from '../render/bitmap';
 import type { Deflate } from '../render/deflate';
-import { assertNever } from '../layout/scene';
+import { assertNever } from '../base/assert-never';
 import { crc16XmodemValue } from './crc';
 
 export type GfaCompression = 'z64' | 'acs' | 'hex';

@@ -14,7 +14,8 @@
  * followed by a final line break. Copies are separate jobs (`buildZplJobs`), never `^PQ`: each copy may carry
  * its own serial number and EPC.
  */
-import { assertNever, type RfidWrite } from '../layout/scene';
+import { assertNever } from '../base/assert-never';
+import type { RfidWrite } from '../layout/scene';
 import type { MonoBitmap } from '../render/bitmap';
 import { encodeGfaBands, type Deflate, type GfaCompression } from './gfa';
 import { rfidCommands, type RfidOptions } from './rfid';

@@ -18,7 +18,8 @@
  * Every hex value is checked strictly before it reaches a `^FD`: `^` or `~` in field data would start a new ZPL
  * command (injection). Lowercase hex is accepted and written uppercase.
  */
-import { assertNever, type RfidWrite } from '../layout/scene';
+import { assertNever } from '../base/assert-never';
+import type { RfidWrite } from '../layout/scene';
 
 /** A bad RFID value; `field` names what was wrong (`epc`, `user`, `accessPassword`, ...), `problem` says how. */
 export class RfidValueError extends Error {

@@ -1,6 +1,6 @@
 /** Small pieces shared by the job views: state chips and a progress bar. */
 import type { JobStateView, LabelStateView } from '../../../src/ipc/contract';
-import { assertNever } from '../../../src/layout/scene';
+import { assertNever } from '../../../src/base/assert-never';
 import { Pill, type Tone } from './status-pill';
 
 export function jobStateTone(state: JobStateView): Tone {

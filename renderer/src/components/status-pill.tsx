@@ -1,7 +1,7 @@
 /** A printer's state as a coloured pill, with the printer's sentence as its description. */
 import type { PrinterStatusState, PrinterStatusView } from '../../../src/ipc/contract';
 import type { ReactNode } from 'react';
-import { assertNever } from '../../../src/layout/scene';
+import { assertNever } from '../../../src/base/assert-never';
 
 export function statusWords(state: PrinterStatusState): { label: string; tone: Tone } {
   switch (state) {

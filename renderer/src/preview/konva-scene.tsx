@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Ellipse, Group, Image as KonvaImage, Layer, Path, Rect, Stage } from 'react-konva';
 import type Konva from 'konva';
 import type { KonvaLabel, KonvaSpec } from './scene-to-konva';
-import { assertNever } from '../../../src/layout/scene';
+import { assertNever } from '../../../src/base/assert-never';
 
 interface Props {
   label: KonvaLabel;

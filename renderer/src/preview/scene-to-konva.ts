@@ -3,7 +3,8 @@
  * `konva-scene.tsx` only turns each description into its react-konva component. Nothing here measures text
  * or encodes barcodes: text lines arrive as glyph outlines and barcodes as bars, drawn as they are.
  */
-import { assertNever, type Matrix, type Stroke } from '../../../src/layout/scene';
+import { assertNever } from '../../../src/base/assert-never';
+import type { Matrix, Stroke } from '../../../src/layout/scene';
 import { PX_PER_INCH } from '../../../src/units/units';
 import type { WireBarcode, WireNode, WireScene, WireText } from '../../../src/ipc/wire-scene';
 

@@ -11,7 +11,7 @@ import type {
   SettingsPatch,
   SettingsView,
 } from '../../../src/ipc/contract';
-import { assertNever } from '../../../src/layout/scene';
+import { assertNever } from '../../../src/base/assert-never';
 import { toUserError, type UserError } from '../api/user-error';
 
 export interface ConnectionState {

@@ -11,7 +11,7 @@ import { gs1CheckDigit } from './check-digits';
 import { BarcodeValueError } from './errors';
 import { bwipBcid, formatLabel, type BarcodeFormat } from './formats';
 import { DEFAULT_QR_ERROR_CORRECTION, type EncodeOptions } from './geometry';
-import { assertNever } from '../scene';
+import { assertNever } from '../../base/assert-never';
 
 /** bwip-js raw output, reduced to what we use. */
 export type RawSymbol =

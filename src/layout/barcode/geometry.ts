@@ -3,7 +3,7 @@
  * placed on a target's grid by placement.ts. Module 0 is the left edge of the left quiet zone.
  */
 import type { BarcodeFormat } from './formats';
-import { assertNever } from '../scene';
+import { assertNever } from '../../base/assert-never';
 
 /** Encoder choices that change the symbol (not its placement). Defaults are the symbologies' usual ones. */
 export interface EncodeOptions {

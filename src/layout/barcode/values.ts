@@ -6,7 +6,7 @@
 import { gs1CheckDigit, mod11CheckChar } from './check-digits';
 import { BarcodeValueError, listBadChars, showChar } from './errors';
 import { formatLabel, type BarcodeFormat } from './formats';
-import { assertNever } from '../scene';
+import { assertNever } from '../../base/assert-never';
 
 /** A value ready for the encoder. */
 export interface PreparedValue {

@@ -4,7 +4,7 @@
  * that corresponds to a small fraction of a printer dot). Covers the whole path grammar: M L H V C S Q T A Z,
  * absolute and relative, parsed by ../path-data.
  */
-import { assertNever } from '../../layout/scene';
+import { assertNever } from '../../base/assert-never';
 import { arcCenter, parsePathData } from '../path-data';
 
 /** One subpath: flat [x0, y0, x1, y1, ...] and whether it was closed with Z. */

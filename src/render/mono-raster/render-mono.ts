@@ -23,16 +23,16 @@
  * images with no image source (browser). Pure: no node:* imports.
  */
 import type { FontSet } from '../../layout/fonts';
-import {
-  assertNever,
-  type BarcodeNode,
-  type Color,
-  type ImageNode,
-  type Matrix,
-  type Scene,
-  type SceneNode,
-  type Stroke,
-  type TextNode,
+import { assertNever } from '../../base/assert-never';
+import type {
+  BarcodeNode,
+  Color,
+  ImageNode,
+  Matrix,
+  Scene,
+  SceneNode,
+  Stroke,
+  TextNode,
 } from '../../layout/scene';
 import { createMonoBitmap, type MonoBitmap } from '../bitmap';
 import { parseColor } from '../color';

@@ -9,7 +9,7 @@
  * characters (ligatures, contextual forms) is wrapped in /ActualText with its logical text.
  */
 import { assertNever } from '../../base/assert-never';
-import { type BarcodeNode, type Color, type ImageNode, type Scene, type SceneNode, type Stroke, type TextNode } from '../../layout/scene';
+import type { BarcodeNode, Color, ImageNode, Scene, SceneNode, Stroke, TextNode } from '../../layout/scene';
 import { parseColor } from '../color';
 import type { ImageXObject } from './images';
 import type { FontSubset } from './font-subset';

@@ -4,7 +4,7 @@
  * pieces of at most 90°, as pdfkit's SVG path parser does. Rounded rectangles and ellipses use pdfkit's own
  * Bézier constructions so both backends draw the same outlines.
  */
-import { assertNever } from '../../layout/scene';
+import { assertNever } from '../../base/assert-never';
 import { arcCenter, parsePathData } from '../path-data';
 import { num } from './pdf-file';
 

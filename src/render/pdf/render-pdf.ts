@@ -8,7 +8,7 @@ import type * as fontkit from 'fontkit';
 import type { FontSet } from '../../layout/fonts';
 import { linePathData } from '../../layout/glyph-paths';
 import { assertNever } from '../../base/assert-never';
-import { type BarcodeNode, type Color, type ImageNode, type Scene, type SceneNode, type Stroke, type TextNode } from '../../layout/scene';
+import type { BarcodeNode, Color, ImageNode, Scene, SceneNode, Stroke, TextNode } from '../../layout/scene';
 import { dataUrl } from '../base64';
 import { parseColor } from '../color';
 import { PT_PER_INCH } from '../../units/units';

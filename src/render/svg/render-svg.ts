@@ -4,7 +4,15 @@
  */
 import type { FontSet } from '../../layout/fonts';
 import { assertNever } from '../../base/assert-never';
-import { type BarcodeNode, type GroupNode, type ImageNode, type Matrix, type Scene, type SceneNode, type TextNode } from '../../layout/scene';
+import type {
+  BarcodeNode,
+  GroupNode,
+  ImageNode,
+  Matrix,
+  Scene,
+  SceneNode,
+  TextNode,
+} from '../../layout/scene';
 import { dataUrl } from '../base64';
 import { MM_PER_INCH } from '../../units/units';
 import { GlyphDefs } from './glyph-defs';

@@ -4,7 +4,7 @@
  */
 import { useEffect, type KeyboardEvent, type ReactNode } from 'react';
 import type { Field } from '../../../../src/template/schema';
-import { assertNever } from '../../../../src/layout/scene';
+import { assertNever } from '../../../../src/base/assert-never';
 import { enterAction, fieldInputId } from '../../lib/form-keys';
 import { useDocument, useStores, useUi } from '../../store/stores-context';
 
