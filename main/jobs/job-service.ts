@@ -24,6 +24,7 @@ import { ProgressTracker, type JobServiceEvent } from '../../src/jobs/events';
 import { formatLabelList, isUnfinished, type Job, type JobSpec } from '../../src/jobs/model';
 import { runPrinterQueue } from '../../src/jobs/queue';
 import { JobNotFound } from '../../src/jobs/store';
+import { reprintChain } from '../../src/jobs/reprint-chain';
 import { LabelNotRendered, SKIP_OR_CANCEL, type JobEvent, type WorkerDeps } from '../../src/jobs/worker';
 import type { PrinterTransport } from '../../src/printers/transport';
 import { formatPrinterUri, parsePrinterUri } from '../../src/printers/uri';
@@ -271,24 +272,10 @@ export function openJobService(options: JobServiceOptions): JobService {
   };
 
   /**
-   * The job whose rows and counters label `n` of a job was resolved from (reprints followed back), for one
-   * call's labels: each job is read from the store once per call, not once per label (a job's spec holds all
-   * its rows: 10,000 labels read it 10,000 times otherwise).
+   * The job whose rows and counters label `n` of a job was resolved from (reprints followed back; a reprint
+   * that names no label `n` is where it stops), for one call's labels: each job is read once per call.
    */
-  const firstJobs = () => {
-    const loaded = new Map<number, Job>();
-    const load = (jobId: number): Job => {
-      let job = loaded.get(jobId);
-      if (!job) loaded.set(jobId, (job = mustJob(jobId)));
-      return job;
-    };
-    const firstJobOf = (jobId: number, n: number): { job: Job; n: number } => {
-      const job = load(jobId);
-      const source = job.reprintOf?.labels[n - 1];
-      return job.reprintOf && source !== undefined ? firstJobOf(job.reprintOf.jobId, source) : { job, n };
-    };
-    return firstJobOf;
-  };
+  const firstJobs = () => reprintChain(store);
 
   const addJob = async (request: NewJob): Promise<{ job: JobDetail; warnings: string[] }> => {
     const printer = formatPrinterUri(parsePrinterUri(request.printer));

@@ -13,6 +13,7 @@ import type { RenderPorts, ZplRenderOptions } from '../../src/engine/render';
 import { renderZplLabels } from '../../src/engine/render';
 import { prepareImages } from '../../src/engine/incomplete-markup';
 import { retagLabel, tagLabel, type Job } from '../../src/jobs/model';
+import { reprintChain } from '../../src/jobs/reprint-chain';
 import { JobNotFound } from '../../src/jobs/store';
 import { counterValuesAt } from '../../src/resolve/counters';
 import { resolveOne } from '../../src/resolve/resolve';
@@ -111,24 +112,16 @@ export function createLabelRenderer(
    * are read and their templates parsed once per chunk (`jobs`), not once per label.
    */
   const originalMarkup = (
-    jobs: Map<number, { job: Job; template: Template | undefined }>,
+    chunk: { firstLabel: ReturnType<typeof reprintChain>; templates: Map<number, Template> },
     jobId: number,
     n: number,
   ): { markup: Markup; baseDir: string | undefined } => {
-    let entry = jobs.get(jobId);
-    if (!entry) {
-      const job = store.getJob(jobId);
-      if (!job) throw new JobNotFound(`no job ${jobId}`);
-      const template = job.reprintOf ? undefined : parseTemplate(job.template, `job ${jobId}`);
-      jobs.set(jobId, (entry = { job, template }));
-    }
-    const { job, template } = entry;
-    if (job.reprintOf) {
-      const source = job.reprintOf.labels[n - 1];
-      if (source === undefined) throw new JobNotFound(`label ${n} of reprint job ${jobId} names no label`);
-      return originalMarkup(jobs, job.reprintOf.jobId, source);
-    }
-    return { markup: markupAt(job, template as Template, n), baseDir: job.render?.baseDir };
+    const first = chunk.firstLabel(jobId, n);
+    const { job } = first;
+    if (first.unnamed) throw new JobNotFound(`label ${first.n} of reprint job ${job.id} names no label`);
+    let template = chunk.templates.get(job.id);
+    if (!template) chunk.templates.set(job.id, (template = parseTemplate(job.template, `job ${job.id}`)));
+    return { markup: markupAt(job, template, first.n), baseDir: job.render?.baseDir };
   };
 
   const prepare = async (jobId: number, labelNumber: number, count = chunkSize): Promise<void> => {
@@ -156,7 +149,7 @@ export function createLabelRenderer(
     let baseDir = how.baseDir;
     if (job.reprintOf) {
       const { jobId: original, labels } = job.reprintOf;
-      const jobs = new Map<number, { job: Job; template: Template | undefined }>();
+      const jobs = { firstLabel: reprintChain(store), templates: new Map<number, Template>() };
       const sources = numbers.map((n) => {
         const source = labels[n - 1];
         if (source === undefined) throw new JobNotFound(`label ${n} of reprint job ${jobId} names no label`);
