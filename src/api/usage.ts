@@ -6,17 +6,21 @@
  */
 import { z } from 'zod';
 import { serialQueue } from '../base/serial-queue';
+import {
+  countUsage,
+  emptyUsage,
+  usageLedgerSchema,
+  usageTotal,
+  type UsageCounts,
+  type UsageLedgerData,
+} from '../engine/usage-ledger';
 import { ROUTE_NAMES, type RouteName } from './routes';
 
-const Count = z.object({ requests: z.number().int().min(0), labels: z.number().int().min(0) });
-export type UsageCount = z.infer<typeof Count>;
+/** The one usage ledger (src/engine/usage-ledger.ts), counting rendered labels as `labels`, by route name. */
+export type UsageCount = UsageCounts<'labels'>;
 
-export const UsageDataSchema = z.object({
-  version: z.literal(1),
-  /** API key → route → counts. Keys are identifiers, not secrets; the secret is never stored here. */
-  keys: z.record(z.string(), z.partialRecord(z.enum(ROUTE_NAMES), Count)),
-});
-export type UsageData = z.infer<typeof UsageDataSchema>;
+export const UsageDataSchema = usageLedgerSchema('labels', z.enum(ROUTE_NAMES));
+export type UsageData = UsageLedgerData<'labels', RouteName>;
 
 /** Where the tally lives. `load` returns undefined when nothing was saved yet. */
 export interface UsageStorage {
@@ -58,7 +62,7 @@ export class UsageTally {
     storage: UsageStorage,
     onError: (message: string) => void = () => {},
   ): Promise<UsageTally> {
-    let data: UsageData = { version: 1, keys: {} };
+    let data: UsageData = emptyUsage();
     try {
       const raw = await storage.load();
       if (raw !== undefined) {
@@ -77,10 +81,7 @@ export class UsageTally {
 
   /** Counts one successful request of `labels` copies and saves in the background (writes are serialised). */
   record(key: string, route: RouteName, labels: number): void {
-    const routes = (this.data.keys[key] ??= {});
-    const count = (routes[route] ??= { requests: 0, labels: 0 });
-    count.requests += 1;
-    count.labels += labels;
+    countUsage(this.data, 'labels', key, route, labels);
     const snapshot = structuredClone(this.data);
     void this.writes.run(async () => {
       try {
@@ -94,12 +95,7 @@ export class UsageTally {
   /** The counts for one key. */
   usage(key: string): UsageSummary {
     const byRoute = structuredClone(this.data.keys[key] ?? {});
-    const total = { requests: 0, labels: 0 };
-    for (const c of Object.values(byRoute)) {
-      total.requests += c.requests;
-      total.labels += c.labels;
-    }
-    return { total, byRoute };
+    return { total: usageTotal(this.data, 'labels', key), byRoute };
   }
 
   /** Resolves when every recorded count has been saved (or its failure reported). */

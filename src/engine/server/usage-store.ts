@@ -10,19 +10,15 @@ import { z } from 'zod';
 import { ApiError } from '../api-errors';
 import type { RouteName } from '../api-contract';
 import { serialQueue } from '../../base/serial-queue';
+import { countUsage, emptyUsage, usageLedgerSchema, usageTotal, type UsageLedgerData } from '../usage-ledger';
 import { jsonFile } from '../../node/files/json-file';
 
-const CountsSchema = z.object({ requests: z.number().int().min(0), copies: z.number().int().min(0) });
+/** usage.json: the one usage ledger (src/engine/usage-ledger.ts), counting rendered labels as `copies`. */
+export const UsageFileSchema = usageLedgerSchema('copies', z.string());
 
-export const UsageFileSchema = z.object({
-  version: z.literal(1),
-  /** key → route → counts */
-  keys: z.record(z.string(), z.record(z.string(), CountsSchema)),
-});
+export type UsageFile = UsageLedgerData<'copies'>;
 
-export type UsageFile = z.infer<typeof UsageFileSchema>;
-
-const usageFile = (file: string) => jsonFile(file, UsageFileSchema, { version: 1, keys: {} } as UsageFile);
+const usageFile = (file: string) => jsonFile(file, UsageFileSchema, emptyUsage<'copies', string>());
 
 export async function readUsageFile(file: string): Promise<UsageFile> {
   try {
@@ -33,8 +29,7 @@ export async function readUsageFile(file: string): Promise<UsageFile> {
 }
 
 /** Copies rendered by a key over all routes. */
-export const copiesOf = (usage: UsageFile, key: string): number =>
-  Object.values(usage.keys[key] ?? {}).reduce((sum, c) => sum + c.copies, 0);
+export const copiesOf = (usage: UsageFile, key: string): number => usageTotal(usage, 'copies', key).copies;
 
 export interface Reservation {
   /** The render succeeded: count it. */
@@ -99,10 +94,7 @@ export async function openUsageLedger(file: string, onError: (e: unknown) => voi
       return {
         commit(route) {
           if (!settle()) return;
-          const routes = (usage.keys[key] ??= {});
-          const counts = (routes[route] ??= { requests: 0, copies: 0 });
-          counts.requests += 1;
-          counts.copies += copies;
+          countUsage(usage, 'copies', key, route, copies);
           scheduleWrite();
         },
         release() {
