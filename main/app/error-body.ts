@@ -50,9 +50,8 @@ export function toIpcErrorBody(e: unknown): IpcErrorBody {
       // Stopped on purpose (a newer request replaced it): not a failure of anything.
       case 'cancelled':
         return body('conflict', e.message);
-      default:
-        return assertNever(e.kind, 'hosted API error kind');
     }
+    return assertNever(e.kind, 'hosted API error kind');
   }
   if (e instanceof ResolveError) {
     const field = e.field.startsWith('apiData.') ? e.field.slice('apiData.'.length) : null;
