@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 
 export async function buildSdk(outfile = 'dist/sdk/labeldesk-sdk.js') {
   await build({
-    entryPoints: [new URL('../src/engine/sdk/labeldesk-sdk.ts', import.meta.url).pathname],
+    entryPoints: [new URL('../src/sdk/labeldesk-sdk.ts', import.meta.url).pathname],
     outfile,
     bundle: true,
     platform: 'browser',

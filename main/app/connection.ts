@@ -8,22 +8,22 @@
  * fallback, and a sentence when the key or secret is refused.
  */
 import { join } from 'node:path';
-import { HostedApiBackend, type LabelBackend } from '../../src/api/backend';
-import { OfflineFallbackBackend } from '../../src/api/fallback';
-import { LocalEngineBackend } from '../../src/api/local-backend';
-import { ApiError, AuthError, UnreachableError } from '../../src/api/errors';
-import { UsageTally } from '../../src/api/usage';
+import { HostedApiBackend, type LabelBackend } from '../../src/backends/backend';
+import { OfflineFallbackBackend } from '../../src/backends/fallback';
+import { LocalEngineBackend } from '../../src/backends/local-backend';
+import { ApiError, AuthError, UnreachableError } from '../../src/backends/errors';
+import { UsageTally } from '../../src/backends/usage';
 import { jsonFileUsageStorage } from '../../src/node/usage-store';
-import type { RenderPorts } from '../../src/engine/render';
-import type { TemplateStore } from '../../src/template/store';
-import { TemplateNotFound } from '../../src/template/errors';
+import type { RenderPorts } from '../../src/outputs/render';
+import type { TemplateStore } from '../../src/model/store';
+import { TemplateNotFound } from '../../src/model/errors';
 import type {
   ConnectionStatus,
   ConnectionTestResult,
   SettingsView,
   TemplateSource,
 } from '../../src/ipc/contract';
-import { toIpcErrorBody } from './error-body';
+import { toIpcErrorBody } from './ipc-error-body';
 import type { SecretStore } from './secret-store';
 
 export interface ConnectionOptions {

@@ -6,7 +6,7 @@
 import { isChannelName } from '../../src/ipc/contract';
 import { IpcError, parseRequest } from '../../src/ipc/errors';
 import type { IpcEnvelope } from '../../src/ipc/bridge';
-import { toIpcErrorBody } from './error-body';
+import { toIpcErrorBody } from './ipc-error-body';
 import type { AppServices } from './services';
 
 export async function dispatch(

@@ -1,5 +1,5 @@
 /**
- * Print jobs for the app: every print (one label or a CSV batch) is a job of the job service (main/jobs), printed
+ * Print jobs for the app: every print (one label or a CSV batch) is a job of the job service (src/node/jobs), printed
  * label by label by a per-printer worker, so paper out, a pulled cable or a crash never lose a label or
  * duplicate one silently. Job progress reaches the renderer as `job` events; while a job holds a printer, its
  * view of the printer answers the status poll (no second connection competing for the printer).
@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { BatchError, type BatchPlan } from '../../src/jobs/batch';
 import type { JobServiceEvent } from '../../src/jobs/events';
-import type { Template } from '../../src/template/schema';
+import type { Template } from '../../src/model/schema';
 import type {
   AppEvent,
   BatchInput,
@@ -21,10 +21,10 @@ import type {
   TemplateRef,
 } from '../../src/ipc/contract';
 import { IpcError } from '../../src/ipc/errors';
-import { openJobService, type JobDetail, type JobService } from '../jobs/job-service';
+import { openJobService, type JobDetail, type JobService } from '../../src/node/jobs/job-service';
 import type { AppPrinters } from './printers';
 import { checkLabel, filled, type Rendering } from './rendering';
-import { createTransport } from '../printers/open-transport';
+import { createTransport } from '../../src/node/printers/open-transport';
 
 export interface AppJobs {
   /** A tracked job for label printers; one PDF straight to the spooler for OS queues that want documents. */

@@ -4,7 +4,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import type { MonoBitmap } from '../../src/render/bitmap';
-import { pngChunk, setPngDpi } from '../../src/render/raster/png-dpi';
+import { pngChunk, setPngDpi } from '../../src/node/resvg/png-dpi';
 import { concatBytes } from '../../src/render/bytes';
 
 const SIGNATURE = Uint8Array.of(137, 80, 78, 71, 13, 10, 26, 10);

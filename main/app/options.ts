@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { defaultDataDir } from '../../src/engine/server/data-dir';
-import { parseJsonText } from '../../src/template/parse';
+import { defaultDataDir } from '../../src/node/files/data-dir';
+import { parseJsonText } from '../../src/model/parse';
 import { parsePrintersFile, type ConfiguredPrinter } from '../../src/printers/printers-file';
 
 export interface AppOptions {

@@ -20,11 +20,16 @@ import type {
   PrinterView,
 } from '../../src/ipc/contract';
 import { IpcError } from '../../src/ipc/errors';
-import { createStatusTransport } from '../printers/open-transport';
-import { askOverNewConnection, decidePrinterSetup, FALLBACK_DPI, type PrinterSetup } from '../printers/setup';
-import { createProfileStore } from '../printers/profile-store';
-import { discoverPrinters, type DiscoveryOptions } from '../printers/discovery';
-import { printLanguage } from '../printers/language';
+import { createStatusTransport } from '../../src/node/printers/open-transport';
+import {
+  askOverNewConnection,
+  decidePrinterSetup,
+  FALLBACK_DPI,
+  type PrinterSetup,
+} from '../../src/node/printers/setup';
+import { createProfileStore } from '../../src/node/printers/profile-store';
+import { discoverPrinters, type DiscoveryOptions } from '../../src/node/printers/discovery';
+import { printLanguage } from '../../src/node/printers/language';
 import { jsonFile } from '../../src/node/files/json-file';
 import { checkFilePrinterPath } from './file-printer-folder';
 
@@ -38,7 +43,7 @@ export interface AppPrinters {
   status(id: string, busy?: PrinterStatusView): Promise<PrinterStatusView>;
   /**
    * Dpi and ZPL settings to render for this printer, decided where the job service decides them
-   * (main/printers/setup.ts); a dpi asked from the printer is saved in its profile.
+   * (src/node/printers/setup.ts); a dpi asked from the printer is saved in its profile.
    */
   setup(printer: PrinterView): Promise<PrinterSetup>;
   /** The dpi its profile holds (never asks the printer). */

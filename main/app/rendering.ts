@@ -17,10 +17,10 @@ import {
   renderSvgLabels,
   renderZplLabels,
   type RenderPorts,
-} from '../../src/engine/render';
+} from '../../src/outputs/render';
 import { defaultPrintWidthDots } from '../../src/printers/profiles';
-import { FALLBACK_DPI } from '../printers/setup';
-import type { Markup, Template } from '../../src/template/schema';
+import { FALLBACK_DPI } from '../../src/node/printers/setup';
+import type { Markup, Template } from '../../src/model/schema';
 import { toWireScene } from '../../src/ipc/wire-scene';
 import type {
   ExportedFile,

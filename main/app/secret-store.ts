@@ -9,7 +9,7 @@
  * in memory, gone when LabelDesk quits.
  */
 import { readFile, rm } from 'node:fs/promises';
-import { writeFileAtomic } from '../../src/engine/server/atomic-file';
+import { writeFileAtomic } from '../../src/node/files/atomic-file';
 
 export interface SecretCipher {
   /** `electron-safe-storage` or `plain-file`: what protects the secret at rest. */

@@ -4,10 +4,10 @@
  * settings, the secret, templates, the hosted/local connection, rendering, printers and print jobs.
  */
 import { join } from 'node:path';
-import { captureTemplate } from '../../src/api/capture';
+import { captureTemplate } from '../../src/backends/capture';
 import type { ConfiguredPrinter } from '../../src/printers/printers-file';
 import { nodeRenderPorts } from '../../src/node/render-ports';
-import type { RenderPorts } from '../../src/engine/render';
+import type { RenderPorts } from '../../src/outputs/render';
 import type { AppEvent, AppInfo, Handlers, PrinterStatusView } from '../../src/ipc/contract';
 import { IpcError } from '../../src/ipc/errors';
 import { appSettings } from './settings';

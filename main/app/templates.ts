@@ -5,15 +5,15 @@
  * the next preview.
  */
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../src/engine/server/atomic-file';
+import { writeFileAtomic } from '../../src/node/files/atomic-file';
 import { bundledTemplatesDir } from '../../src/node/assets';
 import { folderStore, layeredStore } from '../../src/node/template-store';
-import { looksLikeMarkup, templatesFromMarkup } from '../../src/template/from-markup';
-import { parseJsonText, parseTemplate } from '../../src/template/parse';
-import { REFERENCE_ATTRIBUTES } from '../../src/template/elements';
-import { referencedFields } from '../../src/template/refs';
-import type { Template } from '../../src/template/schema';
-import { findTemplate, type TemplateEntry, type TemplateStore } from '../../src/template/store';
+import { looksLikeMarkup, templatesFromMarkup } from '../../src/model/from-markup';
+import { parseJsonText, parseTemplate } from '../../src/model/parse';
+import { REFERENCE_ATTRIBUTES } from '../../src/model/elements';
+import { referencedFields } from '../../src/model/refs';
+import type { Template } from '../../src/model/schema';
+import { findTemplate, type TemplateEntry, type TemplateStore } from '../../src/model/store';
 import type {
   BrokenTemplateView,
   TemplateDetail,

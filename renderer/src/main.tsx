@@ -2,7 +2,7 @@
 import './lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { connectApi } from './api/connect';
+import { connectApi } from './ipc/connect';
 import { App } from './app';
 import { downloadFile } from './lib/download';
 import { printSvg } from './lib/system-print';

@@ -1,11 +1,11 @@
 /**
  * `labeldesk capture --template NAME --fields a,b,c [--out FILE]`: a hosted template as a local template file
- * (src/api/capture.ts), from one fetch-markups call. What could not be captured is listed on stderr.
+ * (src/backends/capture.ts), from one fetch-markups call. What could not be captured is listed on stderr.
  */
 import { resolve as resolvePath } from 'node:path';
-import { captureTemplate, type CaptureField } from '../api/capture';
+import { captureTemplate, type CaptureField } from '../backends/capture';
 import { HOSTED_HELP, hostedApiOptions, hostedSetup, hostedTemplateName } from './hosted-options';
-import { FileWriteError, writeFileAtomic } from '../engine/server/atomic-file';
+import { FileWriteError, writeFileAtomic } from '../node/files/atomic-file';
 import { CliError, UsageError, type CliIo } from './io';
 import { parseOptions } from './template-commands';
 

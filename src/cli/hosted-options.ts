@@ -7,13 +7,13 @@
  * are available to the fallback.
  */
 import { join } from 'node:path';
-import { HostedApiBackend } from '../api/backend';
-import { OfflineFallbackBackend } from '../api/fallback';
-import { LocalEngineBackend } from '../api/local-backend';
-import { UsageTally } from '../api/usage';
+import { HostedApiBackend } from '../backends/backend';
+import { OfflineFallbackBackend } from '../backends/fallback';
+import { LocalEngineBackend } from '../backends/local-backend';
+import { UsageTally } from '../backends/usage';
 import { nodeRenderPorts } from '../node/render-ports';
 import { defaultTemplateStore, folderStore, layeredStore } from '../node/template-store';
-import { defaultDataDir } from '../engine/server/data-dir';
+import { defaultDataDir } from '../node/files/data-dir';
 import { jsonFileUsageStorage } from '../node/usage-store';
 import { UsageError, type CliIo } from './io';
 import { userDir } from './user-templates';

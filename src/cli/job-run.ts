@@ -2,7 +2,7 @@
  * Running jobs from the command line, for `labeldesk jobs` and `labeldesk batch`: the job service opened for one
  * command, the progress line, Ctrl+C that pauses instead of killing, and the summary at the end.
  */
-import { FileWriteError } from '../engine/server/atomic-file';
+import { FileWriteError } from '../node/files/atomic-file';
 import { BatchError } from '../jobs/batch';
 import { formatEta, type JobServiceEvent } from '../jobs/events';
 import { JobNotFound } from '../jobs/store';
@@ -13,8 +13,8 @@ import {
   type JobDetail,
   type JobService,
   type JobServiceOptions,
-} from '../../main/jobs/job-service';
-import { JobStoreUnreadable } from '../../main/jobs/sqlite-job-store';
+} from '../node/jobs/job-service';
+import { JobStoreUnreadable } from '../node/jobs/sqlite-job-store';
 import { CliError, UsageError, type CliIo } from './io';
 import { privateDataDir } from './keys-commands';
 

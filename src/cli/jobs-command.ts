@@ -2,13 +2,13 @@
  * `labeldesk jobs add|list|show|labels|resume|pause|cancel|skip|reprint|audit`: print jobs tracked label by label in
  * the data directory's `jobs.sqlite`, so a batch survives paper out, a pulled cable or a killed process
  * (src/jobs/worker.ts says what is guaranteed per transport). A thin face over the job service
- * (main/jobs/job-service.ts), which the desktop app uses too. `jobs resume` continues every interrupted job
+ * (src/node/jobs/job-service.ts), which the desktop app uses too. `jobs resume` continues every interrupted job
  * and names, by label number, each label that may have printed twice.
  */
 import { formatLabelList, JOB_STATES, type JobState } from '../jobs/model';
 import { formatPrinterUri } from '../printers/uri';
 import { checkApiData } from '../resolve/resolve';
-import type { JobService } from '../../main/jobs/job-service';
+import type { JobService } from '../node/jobs/job-service';
 import { dpiOption, printerOption } from './printer-args';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
 import { asCliError, printAndReport, summary, withJobService } from './job-run';

@@ -1,11 +1,11 @@
 /**
  * `labeldesk keys create|regenerate|list|revoke` and `labeldesk usage`: the API keys and the print allowance
  * ledger of `labeldesk serve`, in the same data folder (`--data-dir`, `$LABELDESK_DATA_DIR`, or the per-user
- * data folder; see src/engine/server/data-dir.ts). A running server sees key changes on its next request.
+ * data folder; see src/node/files/data-dir.ts). A running server sees key changes on its next request.
  */
 import { resolve as resolvePath } from 'node:path';
-import { FileWriteError } from '../engine/server/atomic-file';
-import { dataFiles, defaultDataDir, securePrivateFolder } from '../engine/server/data-dir';
+import { FileWriteError } from '../node/files/atomic-file';
+import { dataFiles, defaultDataDir, securePrivateFolder } from '../node/files/data-dir';
 import {
   createKey,
   readKeysFile,
@@ -13,8 +13,8 @@ import {
   revokeKey,
   UnknownKey,
   KeysFileError,
-} from '../engine/server/key-store';
-import { copiesOf, readUsageFile } from '../engine/server/usage-store';
+} from '../node/serve/key-store';
+import { copiesOf, readUsageFile } from '../node/serve/usage-store';
 import { CliError, UsageError, type CliIo } from './io';
 import { parseOptions } from './template-commands';
 

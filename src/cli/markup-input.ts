@@ -10,11 +10,11 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, resolve as resolvePath } from 'node:path';
 import { prepareImages } from '../engine/incomplete-markup';
-import type { RenderPorts } from '../engine/render';
+import type { RenderPorts } from '../outputs/render';
 import { nodeRenderPorts } from '../node/render-ports';
 import { checkApiData, resolve } from '../resolve/resolve';
-import { formatProblems, problemsOf } from '../template/errors';
-import { MarkupSchema, type Markup } from '../template/schema';
+import { formatProblems, problemsOf } from '../model/errors';
+import { MarkupSchema, type Markup } from '../model/schema';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
 import { loadTemplateEntry, parseAmount, warnAboutValues } from './template-commands';
 

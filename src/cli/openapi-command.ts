@@ -1,5 +1,5 @@
 /** `labeldesk openapi`: the OpenAPI 3.1 document of `labeldesk serve` (assets/openapi.json is this output). */
-import { openApiDocument } from '../engine/openapi';
+import { openApiDocument } from '../label-api/openapi';
 import type { CliIo } from './io';
 import { parseOptions } from './template-commands';
 

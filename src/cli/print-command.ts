@@ -1,22 +1,22 @@
 /**
  * `labeldesk print`: render a template for one printer and send it. ZPL at the printer's own dpi for ZPL
- * printers (main/printers/setup.ts decides, as for jobs), PDF for OS queues that are not raw.
+ * printers (src/node/printers/setup.ts decides, as for jobs), PDF for OS queues that are not raw.
  * The printer profile (print width, darkness, offsets) applies to every label; a detected dpi is saved in it.
  * A printer that can report status is asked first: paper out or an open head refuses the print, with the
  * reason, instead of queueing labels into a printer that cannot print them.
  */
-import { renderPdfLabels, renderZplLabels } from '../engine/render';
-import { defaultDataDir } from '../engine/server/data-dir';
+import { renderPdfLabels, renderZplLabels } from '../outputs/render';
+import { defaultDataDir } from '../node/files/data-dir';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeliveryFailed, deliverLabels, describeResends } from '../printers/deliver';
 import { PrinterError, type PrinterTransport } from '../printers/transport';
 import { queryStatus } from '../printers/query';
 import { PrinterProfileError } from '../printers/profiles';
 import { DEFAULT_PRINT_RETRIES, dpiOption, printerOption, retriesOption } from './printer-args';
-import { createTransport, openStatusChannel, openTransport } from '../../main/printers/open-transport';
-import { createProfileStore } from '../../main/printers/profile-store';
-import { printLanguage } from '../../main/printers/language';
-import { decidePrinterSetup, dpiReportedBy } from '../../main/printers/setup';
+import { createTransport, openStatusChannel, openTransport } from '../node/printers/open-transport';
+import { createProfileStore } from '../node/printers/profile-store';
+import { printLanguage } from '../node/printers/language';
+import { decidePrinterSetup, dpiReportedBy } from '../node/printers/setup';
 import { CliError, UsageError, type CliIo } from './io';
 import { labelsFromArgs, markupOptions } from './markup-input';
 import { parseOptions, templateOptions } from './template-commands';

@@ -1,8 +1,8 @@
 /** `labeldesk printers | status`: find printers, and ask one how it is. */
 import { resolve as resolvePath } from 'node:path';
 import { assertNever } from '../base/assert-never';
-import { discoverPrinters, type DiscoveredPrinter } from '../../main/printers/discovery';
-import { createStatusTransport } from '../../main/printers/open-transport';
+import { discoverPrinters, type DiscoveredPrinter } from '../node/printers/discovery';
+import { createStatusTransport } from '../node/printers/open-transport';
 import { queryDpi, queryIdentity, queryStatus, type DpiResult } from '../printers/query';
 import type { HostIdentification, PrinterStatus } from '../printers/status';
 import { notReady, StatusParseError } from '../printers/status';

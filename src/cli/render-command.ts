@@ -3,8 +3,8 @@
  * Files are written to a temporary name and renamed, so an interrupted run never leaves half a label.
  */
 import { join, resolve as resolvePath } from 'node:path';
-import { renderPdfLabels, renderPngLabels, renderSvgLabels, renderZplLabels } from '../engine/render';
-import { FileWriteError, makeDirectory, writeFileAtomic } from '../engine/server/atomic-file';
+import { renderPdfLabels, renderPngLabels, renderSvgLabels, renderZplLabels } from '../outputs/render';
+import { FileWriteError, makeDirectory, writeFileAtomic } from '../node/files/atomic-file';
 import { CliError, UsageError, type CliIo } from './io';
 import { parseOptions, templateOptions } from './template-commands';
 import { HOSTED_HELP, hostedApiOptions, hostedSetup } from './hosted-options';

@@ -1,11 +1,11 @@
 /**
- * `labeldesk render` through the hosted API (with the offline fallback of src/api/fallback.ts): zpl → 06,
+ * `labeldesk render` through the hosted API (with the offline fallback of src/backends/fallback.ts): zpl → 06,
  * pdf → 07, svg → 05 and the files downloaded while valid, png → markup from 01 drawn by the local engine
  * (the service has no PNG route).
  */
-import { downloadSvgFiles } from '../api/svg-download';
-import type { LabelBackend } from '../api/backend';
-import { renderPngLabels } from '../engine/render';
+import { downloadSvgFiles } from '../backends/svg-download';
+import type { LabelBackend } from '../backends/backend';
+import { renderPngLabels } from '../outputs/render';
 import { nodeRenderPorts } from '../node/render-ports';
 import { checkApiData } from '../resolve/resolve';
 import { hostedTemplateName } from './hosted-options';

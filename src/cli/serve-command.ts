@@ -1,18 +1,18 @@
 /**
- * `labeldesk serve`: the bundled engine over HTTP with the hosted API's contract (src/engine/server/server.ts).
+ * `labeldesk serve`: the bundled engine over HTTP with the hosted API's contract (src/node/serve/server.ts).
  * Listens on 127.0.0.1 unless `--host` says otherwise; prints its URL; stops cleanly on SIGINT/SIGTERM.
  */
 import { resolve as resolvePath } from 'node:path';
 import { AllowlistError, addressPolicy } from '../node/address-policy';
-import { DEFAULT_LIMITS, type ServerLimits } from '../engine/server/budgets';
-import { DEFAULTS, startServer, type ServerOptions } from '../engine/server/server';
+import { DEFAULT_LIMITS, type ServerLimits } from '../node/serve/budgets';
+import { DEFAULTS, startServer, type ServerOptions } from '../node/serve/server';
 import {
   filePrinterGateway,
   readPrintersFile,
   type FilePrinterGatewayOptions,
-} from '../engine/server/file-printer-gateway';
-import { createTransport } from '../../main/printers/open-transport';
-import { createProfileStore } from '../../main/printers/profile-store';
+} from '../node/serve/file-printer-gateway';
+import { createTransport } from '../node/printers/open-transport';
+import { createProfileStore } from '../node/printers/profile-store';
 import { describeResends } from '../printers/deliver';
 import { PrintersFileError } from '../printers/printers-file';
 import { CliError, UsageError, type CliIo } from './io';
@@ -58,7 +58,7 @@ type OpenTransport = FilePrinterGatewayOptions['openTransport'];
 export interface ServeDeps {
   /** Resolves when the server should stop (default: SIGINT or SIGTERM). */
   stop?: Promise<unknown>;
-  /** Creates printer transports for the print relay (default: main/printers, this CLI being a composition root). */
+  /** Creates printer transports for the print relay (default: src/node/printers, this CLI being a composition root). */
   openTransport?: OpenTransport;
   /** Called once listening (tests). */
   onListening?: (url: string) => void;

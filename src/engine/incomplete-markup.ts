@@ -14,8 +14,8 @@ import {
   type ImageAssets,
   type LoadedImage,
 } from '../layout/images';
-import type { Markup } from '../template/schema';
-import type { RenderPorts } from './render';
+import type { Markup } from '../model/schema';
+import type { RenderPorts } from '../outputs/render';
 
 /** `omit`: leave out an image that cannot be loaded, with a warning (default). `strict`: fail the render. */
 export type ImagePolicy = 'omit' | 'strict';

@@ -5,10 +5,10 @@
  * returns the result body, or throws; `toApiError` turns what it throws into the spec's status.
  */
 import { resolveShared } from '../resolve/resolve';
-import type { Markup, Template } from '../template/schema';
-import type { TemplateStore } from '../template/store';
-import { API_ROUTES, type RouteName, type RouteRequest, type RouteResult } from './api-contract';
-import { toApiError, type FailureContext } from './api-errors';
+import type { Markup, Template } from '../model/schema';
+import type { TemplateStore } from '../model/store';
+import { API_ROUTES, type RouteName, type RouteRequest, type RouteResult } from '../label-api/contract';
+import { toApiError, type FailureContext } from './http-errors';
 import { prepareImages, type ImagePolicy } from './incomplete-markup';
 import {
   PrinterRefusesFormat,
@@ -27,7 +27,7 @@ import {
   renderZplLabels,
   RfidRequiresZpl,
   type RenderPorts,
-} from './render';
+} from '../outputs/render';
 
 /**
  * One stored SVG: its public token (served at `<publicBaseUrl>/files/svg/<token>`) or, for a store that serves
@@ -58,7 +58,7 @@ export interface OperationOptions {
   zplCompression?: GfaCompression;
   /**
    * What `run` throws for a failure, given what it threw; default toApiError (the HTTP face's statuses). The
-   * local backend (src/api/local-backend.ts) maps to the client's error types instead.
+   * local backend (src/backends/local-backend.ts) maps to the client's error types instead.
    */
   mapError?: (e: unknown, failure: FailureContext) => unknown;
   /**

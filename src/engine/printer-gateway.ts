@@ -1,6 +1,6 @@
 /**
  * The print relay as the engine sees it (routes 03 and 04): a port, so the operations stay pure and testable.
- * The Node implementation (src/engine/server/file-printer-gateway.ts) reads the workstation's printers file and
+ * The Node implementation (src/node/serve/file-printer-gateway.ts) reads the workstation's printers file and
  * talks to printers through the transports of src/printers.
  */
 

@@ -8,7 +8,7 @@
  * back (`SettingsView.hasSecret` says whether one is stored).
  */
 import { z } from 'zod';
-import type { Template } from '../template/schema';
+import type { Template } from '../model/schema';
 import type { FieldProblem, WireScene } from './wire-scene';
 import type { PrinterState } from '../printers/status';
 

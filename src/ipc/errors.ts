@@ -1,11 +1,11 @@
 /**
  * Errors across the IPC boundary. Main turns every failure into an `IpcErrorBody` (a closed `code`, a
  * sentence a user can act on, and where to act); the renderer gets an `IpcError` with the same fields. Stack
- * traces never cross: an unexpected failure becomes `internal` with a short message (main/app/error-body.ts
+ * traces never cross: an unexpected failure becomes `internal` with a short message (main/app/ipc-error-body.ts
  * maps the engine's errors; this file stays light, the renderer bundles it).
  */
 import { z } from 'zod';
-import { problemsOf } from '../template/errors';
+import { problemsOf } from '../model/errors';
 import { CHANNELS, type ChannelName, type ParsedRequestOf } from './contract';
 
 export const IPC_ERROR_CODES = [

@@ -12,7 +12,7 @@
 import Papa from 'papaparse';
 import { checkApiData, LIMITS, ResolveError, type ApiData } from '../resolve/resolve';
 import { checkValues } from '../resolve/values';
-import type { Field, Template } from '../template/schema';
+import type { Field, Template } from '../model/schema';
 
 /** The CSV cannot become a batch at all (empty, no data rows, a mapping that names nothing). */
 export class BatchError extends Error {

@@ -13,7 +13,7 @@
  * A label found in `sending`/`sent` after a fault whose fate the printer cannot tell is resent and flagged
  * `possibleDuplicate`: that is the "at most one duplicate per fault", reported by label number.
  *
- * Jobs created by the job service (main/jobs/job-service.ts) store their labels unrendered and render them in
+ * Jobs created by the job service (src/node/jobs/job-service.ts) store their labels unrendered and render them in
  * chunks as printing reaches them (`JobSpec.render`), so a 10,000-row batch never holds every label at once; a
  * label's bytes are stored before its first send and never rewritten, so a resend is still byte-identical.
  *

@@ -1,5 +1,5 @@
 /**
- * The job store port. Implementations (main/jobs/sqlite-job-store.ts; an in-memory one for tests) must make
+ * The job store port. Implementations (src/node/jobs/sqlite-job-store.ts; an in-memory one for tests) must make
  * every call durable before it returns: the worker relies on "written before the next step".
  */
 import type { Job, JobSpec, JobState, Label, LabelCounts, LabelState } from './model';

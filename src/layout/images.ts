@@ -4,7 +4,7 @@
  * here: data: URL decoding, reading an image's size from its header, and the pixel budget checked on that size
  * before anything decodes an image.
  */
-import type { Markup } from '../template/schema';
+import type { Markup } from '../model/schema';
 import { stageToInches } from '../units/units';
 import { declaredSize, ImageHeaderError, type DeclaredSize } from './image-size';
 import type { ImageMime } from './scene';

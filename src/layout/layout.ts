@@ -3,9 +3,9 @@
  * becomes absolute drawing primitives in the target's units. Every backend draws the Scene it returns, so the
  * preview, the PDF, the SVG and the printed ZPL agree line for line. Pure: fonts and images come in.
  */
-import { normaliseColor, isInvisible } from '../template/color';
-import type { MarkupElement, MarkupElementOf } from '../template/elements';
-import type { Markup } from '../template/schema';
+import { normaliseColor, isInvisible } from '../model/color';
+import type { MarkupElement, MarkupElementOf } from '../model/elements';
+import type { Markup } from '../model/schema';
 import { stageToInches, PX_PER_INCH } from '../units/units';
 import { encodeBarcode, placeBarcode, symbolKind, BarcodeValueError } from './barcode';
 import type { EncodeOptions } from './barcode/geometry';
@@ -25,7 +25,7 @@ import {
 } from './scene';
 import { arcPath, linePath, ringPath, wedgePath } from './shapes';
 import { layoutText } from './text';
-import { validateEpcHex, validateWordsHex } from '../zpl/rfid';
+import { validateEpcHex, validateWordsHex } from '../model/epc';
 
 export type LayoutTarget = { unit: 'px' } | { unit: 'dots'; dpi: number };
 

@@ -4,8 +4,8 @@
  * zlib for Z64.
  */
 import { deflateSync } from 'node:zlib';
-import type { RenderPorts } from '../engine/render';
-import { renderPng, svgImageToPng, toMonoBitmapFast } from '../render/raster';
+import type { RenderPorts } from '../outputs/render';
+import { renderPng, svgImageToPng, toMonoBitmapFast } from './resvg';
 import { loadBundledFonts } from './fonts';
 import { createImageLoader, type ImageLoaderOptions } from './image-loader';
 

@@ -6,16 +6,16 @@
 import { readdirSync, statSync, type Stats } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { TemplateValidationError } from '../template/errors';
-import { parseTemplateText } from '../template/parse';
-import type { Template } from '../template/schema';
+import { TemplateValidationError } from '../model/errors';
+import { parseTemplateText } from '../model/parse';
+import type { Template } from '../model/schema';
 import {
   findTemplate,
   mergeListings,
   type TemplateListing,
   type TemplateOrigin,
   type TemplateStore,
-} from '../template/store';
+} from '../model/store';
 import { bundledTemplatesDir } from './assets';
 
 interface CacheEntry {

@@ -1,11 +1,11 @@
 /**
- * Node-only: the "prints used" tally of the hosted API (src/api/usage.ts) as a JSON file, by default
+ * Node-only: the "prints used" tally of the hosted API (src/backends/usage.ts) as a JSON file, by default
  * `hosted-usage.json` in the data folder (`usage.json` there is `labeldesk serve`'s own ledger). A jsonFile:
  * writes are atomic, so a crash mid-write leaves the previous tally intact, never half a file.
  */
 import { z } from 'zod';
 import { jsonFile } from './files/json-file';
-import type { UsageData, UsageStorage } from '../api/usage';
+import type { UsageData, UsageStorage } from '../backends/usage';
 
 /** A UsageStorage over one JSON file (created with its folder on first save). */
 export function jsonFileUsageStorage(file: string): UsageStorage {

@@ -5,7 +5,7 @@
  *   [{ "id": 7, "uri": "tcp://10.0.0.5:9100", "name": "Dock 7" }]
  */
 import { z } from 'zod';
-import { formatProblems, problemsOf, type Problem } from '../template/errors';
+import { formatProblems, problemsOf, type Problem } from '../model/errors';
 import { PrinterUriSchema } from './uri';
 
 export const ConfiguredPrinterSchema = z

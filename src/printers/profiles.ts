@@ -1,10 +1,10 @@
 /**
  * Printer profiles: what LabelDesk must know about one printer to render for it, stored per canonical URI
- * (main/printers/profile-store.ts keeps them in a JSON file). Zod is the single source of truth; types come
+ * (src/node/printers/profile-store.ts keeps them in a JSON file). Zod is the single source of truth; types come
  * from it.
  */
 import { z } from 'zod';
-import { problemsOf, type Problem, formatProblems } from '../template/errors';
+import { problemsOf, type Problem, formatProblems } from '../model/errors';
 import type { ZplJobOptions } from '../zpl/job';
 import { PrinterUriSchema } from './uri';
 

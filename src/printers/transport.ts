@@ -1,6 +1,6 @@
 /**
  * The one port every printer connection implements (TCP 9100, USB, serial, OS queues, files), and the typed
- * errors it fails with. Concrete transports live in `main/printers/`; everything in `src/` (status queries,
+ * errors it fails with. Concrete transports live in `src/node/printers/`; everything in `src/` (status queries,
  * jobs) sees only this interface.
  *
  * Lifecycle: `open()` once, any number of `write()`/`request()` calls (one at a time: callers await each), then

@@ -1,6 +1,6 @@
 /**
  * A 1-bit image as printers take it: rows packed MSB first, 1 = black dot, each row padded to whole bytes.
- * This is the hand-off between the rasterisers (src/render/mono-raster, and src/render/raster's resvg path) and
+ * This is the hand-off between the rasterisers (src/render/dots, and src/node/resvg's resvg path) and
  * the ZPL encoders (src/zpl).
  */
 export interface MonoBitmap {

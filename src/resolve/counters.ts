@@ -1,9 +1,9 @@
 /**
  * Counter fields (`type: "counter"`): their printed value never comes from user data but from a number the job
- * store reserved for the label (see main/jobs/sqlite-counters.ts). Without a number (the live preview, a plain
+ * store reserved for the label (see src/node/jobs/sqlite-counters.ts). Without a number (the live preview, a plain
  * `labeldesk print`) a counter field prints its placeholder, like any field without a value.
  */
-import { CounterSchema, type Counter, type Field, type Template } from '../template/schema';
+import { CounterSchema, type Counter, type Field, type Template } from '../model/schema';
 
 /** Counter numbers by field name, one label's worth. */
 export type CounterValues = Readonly<Record<string, number>>;

@@ -5,10 +5,10 @@
  *  - all values are strings;
  *  - `amount` is an integer ≥ 1 and there is one Markup per copy.
  */
-import type { Element } from '../template/elements';
-import { REFERENCE_ATTRIBUTES } from '../template/elements';
-import type { Field, Markup, Template } from '../template/schema';
-import { parseRefs, substitute, type Segment } from '../template/refs';
+import type { Element } from '../model/elements';
+import { REFERENCE_ATTRIBUTES } from '../model/elements';
+import type { Field, Markup, Template } from '../model/schema';
+import { parseRefs, substitute, type Segment } from '../model/refs';
 import { counterSettings, formatCounter, type CounterValues } from './counters';
 
 /** Limits of one resolution. Documented in the README; the HTTP face maps violations to 422. */

@@ -3,13 +3,13 @@
  * them (spec: a missing value prints the placeholder), so resolution does not either; the app's form, CSV
  * batches and the CLI use these checks to warn or refuse before anything prints.
  */
-import type { Problem } from '../template/errors';
-import type { Field, Template } from '../template/schema';
+import type { Problem } from '../model/errors';
+import type { Field, Template } from '../model/schema';
 import type { ApiData } from './resolve';
 import { assertNever } from '../base/assert-never';
-import { BarcodeValueError } from '../layout/barcode/errors';
-import { prepareValue } from '../layout/barcode/values';
-import { parseRefs, substitute, type Segment } from '../template/refs';
+import { BarcodeValueError } from '../model/barcode/errors';
+import { prepareValue } from '../model/barcode/values';
+import { parseRefs, substitute, type Segment } from '../model/refs';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -1,14 +1,14 @@
 /**
  * End-to-end through the job queue (child of run.ts, its own process so its peak RSS is the queue's alone):
- * one job of N different shipping-4x6 rows, created with the job service (main/jobs/job-service.ts: SQLite
+ * one job of N different shipping-4x6 rows, created with the job service (src/node/jobs/job-service.ts: SQLite
  * store, labels rendered in chunks as printing reaches them, every label written and confirmed with `~HS`)
  * and printed to the Zebra emulator the parent runs. Samples RSS every N/10 labels. Prints one JSON line.
  *
  *   tsx test/bench/e2e-queue.ts PORT N DATA_DIR
  */
 import { performance } from 'node:perf_hooks';
-import { openJobService } from '../../main/jobs/job-service';
-import { monoRasterStats } from '../../src/render/raster';
+import { openJobService } from '../../src/node/jobs/job-service';
+import { monoRasterStats } from '../../src/node/resvg';
 import { dataFor, shippingTemplate } from './inputs';
 
 const port = Number(process.argv[2]);

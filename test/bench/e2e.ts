@@ -1,14 +1,14 @@
 /**
  * End-to-end child of run.ts (its own process, so its peak RSS is the sender's alone): renders N different
  * shipping-4x6 labels to ZPL at 203 dpi one after another and writes each, as soon as it is rendered, over ONE
- * TCP connection (main/printers/tcp.ts) to the Zebra emulator the parent runs. Prints one JSON line.
+ * TCP connection (src/node/printers/tcp.ts) to the Zebra emulator the parent runs. Prints one JSON line.
  *
  *   tsx test/bench/e2e.ts PORT N
  */
 import { performance } from 'node:perf_hooks';
-import { createTcpTransport } from '../../main/printers/tcp';
-import { renderZplLabels } from '../../src/engine/render';
-import { monoRasterStats } from '../../src/render/raster';
+import { createTcpTransport } from '../../src/node/printers/tcp';
+import { renderZplLabels } from '../../src/outputs/render';
+import { monoRasterStats } from '../../src/node/resvg';
 import { batchPorts, distinctMarkups, shippingTemplate } from './inputs';
 
 const port = Number(process.argv[2]);

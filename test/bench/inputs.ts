@@ -3,11 +3,11 @@
  * (tracking number, name and order vary per label, so no two copies share a layout or raster), and render ports
  * whose image loader is memoised (a real batch call loads the logo once for all its copies).
  */
-import type { RenderPorts } from '../../src/engine/render';
+import type { RenderPorts } from '../../src/outputs/render';
 import type { ImageAssets } from '../../src/layout/images';
 import { nodeRenderPorts } from '../../src/node/render-ports';
 import { resolveOne } from '../../src/resolve/resolve';
-import type { Markup, Template } from '../../src/template/schema';
+import type { Markup, Template } from '../../src/model/schema';
 import { SAMPLE_DATA, bundledTemplate } from '../support/templates';
 
 export const TEMPLATE_NAME = 'shipping-4x6';

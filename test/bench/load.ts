@@ -16,8 +16,8 @@ import { Agent, request } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createKey } from '../../src/engine/server/key-store';
-import { listen, whitePng } from '../engine/server/hostile';
+import { createKey } from '../../src/node/serve/key-store';
+import { listen, whitePng } from '../node/serve/hostile';
 import { dataFor } from './inputs';
 
 const seconds = Number(process.argv[2] ?? 10);

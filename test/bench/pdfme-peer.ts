@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Font, Template as PdfmeTemplate } from '@pdfme/common';
 import { generate } from '@pdfme/generator';
 import { barcodes, image, line, rectangle, text } from '@pdfme/schemas';
-import type { Template } from '../../src/template/schema';
+import type { Template } from '../../src/model/schema';
 
 const FONTS_DIR = join(import.meta.dirname, '../../assets/fonts');
 const mm = (px: number): number => (px * 25.4) / 96;

@@ -28,7 +28,7 @@ import {
   renderSvgLabels,
   renderZplLabels,
   type RenderPorts,
-} from '../../src/engine/render';
+} from '../../src/outputs/render';
 import { collectImageUrls } from '../../src/layout/images';
 import { layout } from '../../src/layout/layout';
 import type { Scene } from '../../src/layout/scene';
@@ -39,11 +39,11 @@ import {
   Z64_WIDE_ROWS,
 } from '../../src/node/render-ports';
 import { getDot, type MonoBitmap } from '../../src/render/bitmap';
-import { greyToMono, rgbaToGrey } from '../../src/render/mono';
+import { greyToMono, rgbaToGrey } from '../../src/render/rgba-to-mono';
 import { renderPdf } from '../../src/render/pdf';
-import { monoRasterStats, svgImageToPng, toMonoBitmap, toMonoBitmapFast } from '../../src/render/raster';
+import { monoRasterStats, svgImageToPng, toMonoBitmap, toMonoBitmapFast } from '../../src/node/resvg';
 import { resolveOne } from '../../src/resolve/resolve';
-import type { Markup } from '../../src/template/schema';
+import type { Markup } from '../../src/model/schema';
 import { encodeGfa } from '../../src/zpl/gfa';
 import { buildZplJob } from '../../src/zpl/job';
 import { startZebraEmulator } from '../emulator/zebra-emulator';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSystemSerialPorts } from '../../main/printers/discovery';
+import { listSystemSerialPorts } from '../../src/node/printers/discovery';
 import { startZebraEmulator, type ZebraEmulator } from '../emulator/zebra-emulator';
 import { cli } from '../support/cli';
 import { cupsdUnavailableReason, startCupsd, type Cupsd } from '../support/cupsd';

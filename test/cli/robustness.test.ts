@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openSqliteJobStore } from '../../main/jobs/sqlite-job-store';
+import { openSqliteJobStore } from '../../src/node/jobs/sqlite-job-store';
 import { buildBundle, ROOT, runNode, type Bundle, type Exit } from './bundle';
 
 let cli: Bundle;

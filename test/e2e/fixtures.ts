@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startZebraEmulator, type ZebraEmulator } from '../emulator/zebra-emulator';
-import { createKey } from '../../src/engine/server/key-store';
-import { startServer, type ApiServer } from '../../src/engine/server/server';
+import { createKey } from '../../src/node/serve/key-store';
+import { startServer, type ApiServer } from '../../src/node/serve/server';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');

@@ -4,8 +4,8 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSerialTransport } from '../../main/printers/serial';
-import { createUsbTransport } from '../../main/printers/usb';
+import { createSerialTransport } from '../../src/node/printers/serial';
+import { createUsbTransport } from '../../src/node/printers/usb';
 import { queryStatus } from '../../src/printers/query';
 import { hasFrames, interpretHostStatusReply } from '../../src/printers/status';
 import { PrinterDisconnected } from '../../src/printers/transport';

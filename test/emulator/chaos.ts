@@ -586,7 +586,7 @@ export function serveChaosStream(
 
 /**
  * The chaos printer behind an emulated USB device. A `reset`/`close` unplugs it; after `replugMs` (default 300)
- * a new device (same printer, next address) is plugged in. `listDevices` is what main/printers/usb.ts takes.
+ * a new device (same printer, next address) is plugged in. `listDevices` is what src/node/printers/usb.ts takes.
  */
 export interface ChaosUsb {
   /** The devices plugged in now (none while unplugged). */

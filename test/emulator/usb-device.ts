@@ -1,5 +1,5 @@
 /**
- * An emulated USB printer at node-usb's API boundary (main/printers/usb-device.ts): the Zebra emulator core
+ * An emulated USB printer at node-usb's API boundary (src/node/printers/usb-device.ts): the Zebra emulator core
  * behind a printer-class interface with bulk OUT 0x01 and bulk IN 0x81, behaving as libusb does on Linux:
  *
  * - `interfaces` exist only once the device is open; opening an unplugged device fails with NO_DEVICE.
@@ -19,7 +19,7 @@ import {
   type UsbInEndpointLike,
   type UsbInterfaceLike,
   type UsbOutEndpointLike,
-} from '../../main/printers/usb-device';
+} from '../../src/node/printers/usb-device';
 import type { ZebraPrinterModel, ZebraSession } from './zebra-core';
 
 export interface EmulatedUsbOptions {

@@ -16,7 +16,7 @@ export interface ChaosTarget {
   printer: ChaosPrinter;
   /** The printer URI LabelDesk is given. */
   uri: string;
-  /** USB only: the device list main/printers/usb.ts takes. */
+  /** USB only: the device list src/node/printers/usb.ts takes. */
   usb?: ChaosUsb;
   close(): Promise<void>;
 }

@@ -11,7 +11,7 @@
  *
  * Matrix (cells left out, and why):
  * - `labeldesk print`, `batch` + SIGKILL + `jobs resume`: TCP and serial. USB needs a device the process can
- *   open; the emulated one lives in this process only (main/printers/usb.ts takes `listDevices` in-process).
+ *   open; the emulated one lives in this process only (src/node/printers/usb.ts takes `listDevices` in-process).
  * - the job service (the app's `main/app/jobs.ts` in web mode over TCP and serial; the service itself over USB).
  * - `serve` print-relay: TCP with concurrent requests; serial one request at a time (a tty has one user: a
  *   second concurrent open is refused, which is not a fault of the printer).
@@ -26,12 +26,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServices, type AppServices } from '../../main/app/services';
 import { plainCipher } from '../../main/app/secret-store';
 import { dispatch } from '../../main/app/dispatch';
-import { openJobService } from '../../main/jobs/job-service';
-import { createUsbTransport } from '../../main/printers/usb';
+import { openJobService } from '../../src/node/jobs/job-service';
+import { createUsbTransport } from '../../src/node/printers/usb';
 import type { AppEvent, ChannelName, RequestOf, ResponseOf } from '../../src/ipc/contract';
 import { parsePrinterUri, type UsbUri } from '../../src/printers/uri';
 import { readLabelTag } from '../../src/jobs/model';
-import { createKey } from '../../src/engine/server/key-store';
+import { createKey } from '../../src/node/serve/key-store';
 import { startZebraEmulator } from '../emulator/zebra-emulator';
 import {
   FAULTS_BY_LINK,

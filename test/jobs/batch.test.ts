@@ -9,7 +9,7 @@ import {
   planBatch,
   type BatchPlan,
 } from '../../src/jobs/batch';
-import { parseTemplate } from '../../src/template/parse';
+import { parseTemplate } from '../../src/model/parse';
 import { bundledTemplate } from '../support/templates';
 
 const product = bundledTemplate('product-2x1');

@@ -1,7 +1,7 @@
 /**
  * The job worker's decisions, one at a time, against the emulator's printer model (no sockets) and an in-memory
  * store: what happens to a label left in flight, on printers with and without status, on cancel and when the
- * printer stays unreachable. The full fault suite over TCP and SQLite is test/main/jobs/.
+ * printer stays unreachable. The full fault suite over TCP and SQLite is test/node/jobs/.
  */
 import { describe, expect, it } from 'vitest';
 import { readLabelTag, tagLabel, type Job } from '../../src/jobs/model';

@@ -11,7 +11,7 @@ import {
   inspectImage,
   type ImageAssets,
 } from '../../src/layout/images';
-import type { Markup } from '../../src/template/schema';
+import type { Markup } from '../../src/model/schema';
 
 const bytes = (...parts: (number[] | string)[]): Uint8Array =>
   Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...p].map((c) => c.charCodeAt(0)) : p)));

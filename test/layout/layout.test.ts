@@ -8,9 +8,9 @@ import type { ImageAssets } from '../../src/layout/images';
 import { ElementError, layout, type LayoutOptions, type LayoutTarget } from '../../src/layout/layout';
 import type { BarcodeNode, GroupNode, PathNode, Scene, SceneNode, TextNode } from '../../src/layout/scene';
 import { loadBundledFonts } from '../../src/node/fonts';
-import { rasterizeRgba } from '../../src/render/raster';
-import { parseMarkup } from '../../src/template/parse';
-import type { Markup } from '../../src/template/schema';
+import { rasterizeRgba } from '../../src/node/resvg';
+import { parseMarkup } from '../../src/model/parse';
+import type { Markup } from '../../src/model/schema';
 import { encodePng } from '../render/fixtures';
 
 const fonts = loadBundledFonts();

@@ -11,7 +11,7 @@ import {
   type FetchRefusal,
   type PinnedFetchOptions,
 } from '../../src/node/pinned-fetch';
-import { listen, type Listener } from '../engine/server/hostile';
+import { listen, type Listener } from './serve/hostile';
 
 let host: Listener;
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultTemplateStore, folderStore } from '../../src/node/template-store';
-import { TemplateNotFound } from '../../src/template/errors';
+import { TemplateNotFound } from '../../src/model/errors';
 
 const tpl = (name: string, text: string) => ({
   schemaVersion: 1,

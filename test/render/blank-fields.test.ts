@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { renderPdfLabels } from '../../src/engine/render';
+import { renderPdfLabels } from '../../src/outputs/render';
 import { nodeRenderPorts } from '../../src/node/render-ports';
 import { resolve } from '../../src/resolve/resolve';
 import { bundledTemplate } from '../support/templates';

@@ -7,7 +7,7 @@ import bwipjs from 'bwip-js/generic';
 import type { FontSet } from '../../src/layout/fonts';
 import type { BarcodeNode, ImageNode, Scene, SceneNode, TextNode } from '../../src/layout/scene';
 import { loadBundledFonts } from '../../src/node/fonts';
-import { pngChunk } from '../../src/render/raster/png-dpi';
+import { pngChunk } from '../../src/node/resvg/png-dpi';
 
 export const fonts: FontSet = loadBundledFonts();
 

@@ -2,16 +2,16 @@
  * The 1-bit rasteriser on every bundled template at 203, 300 and 600 dpi, against the resvg path it replaces
  * for ZPL: the bitmaps differ in under 0.5 % of the dots, and a batch of different labels makes no resvg call
  * per label (the logo is decoded once). Barcodes scanning back from the ZPL of every template and dpi is
- * test/engine/render-barcodes.test.ts, which renders through the same Node ports.
+ * test/outputs/render-barcodes.test.ts, which renders through the same Node ports.
  */
 import type * as ResvgModule from '@resvg/resvg-js';
 import { describe, expect, it, vi } from 'vitest';
-import { renderZplLabels } from '../../src/engine/render';
+import { renderZplLabels } from '../../src/outputs/render';
 import { collectImageUrls } from '../../src/layout/images';
 import { layout } from '../../src/layout/layout';
 import { nodeRenderPorts } from '../../src/node/render-ports';
 import type { MonoBitmap } from '../../src/render/bitmap';
-import { monoRasterStats, toMonoBitmap, toMonoBitmapFast } from '../../src/render/raster';
+import { monoRasterStats, toMonoBitmap, toMonoBitmapFast } from '../../src/node/resvg';
 import { resolve, resolveOne } from '../../src/resolve/resolve';
 import { SAMPLE_DATA, bundledTemplate, bundledTemplateNames } from '../support/templates';
 import { decodeZpl } from '../support/zpl-decode';

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { flattenPath } from '../../src/render/mono-raster/path-data';
-import { PathSyntaxError, svgPathOps } from '../../src/render/pdf-direct/path-ops';
+import { flattenPath } from '../../src/render/dots/flatten';
+import { PathSyntaxError, svgPathOps } from '../../src/render/pdf/writer/path-ops';
 import { parsePathData, PathDataError } from '../../src/render/path-data';
 
 describe('parsePathData', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Scene } from '../../src/layout/scene';
 import { renderPdf } from '../../src/render/pdf';
-import { rasterizeRgba, svgImageToPng } from '../../src/render/raster';
+import { rasterizeRgba, svgImageToPng } from '../../src/node/resvg';
 import { zbarValues } from '../support/zbar';
 import { code128, fonts, greyRampPng, imageNode, scene, shippingLabel, tempDir, textNode } from './fixtures';
 

@@ -7,7 +7,7 @@
 import { Resvg } from '@resvg/resvg-js';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderSvgLabels } from '../../src/engine/render';
+import { renderSvgLabels } from '../../src/outputs/render';
 import { nodeRenderPorts } from '../../src/node/render-ports';
 import { resolve } from '../../src/resolve/resolve';
 import { decodePngToRgba } from '../support/grey-image';

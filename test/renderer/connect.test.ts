@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { takeWebToken } from '../../renderer/src/api/connect';
+import { takeWebToken } from '../../renderer/src/ipc/connect';
 
 function fakeWindow(href: string) {
   const storage = new Map<string, string>();

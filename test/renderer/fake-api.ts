@@ -14,7 +14,7 @@ import type {
 } from '../../src/ipc/contract';
 import { IpcError } from '../../src/ipc/errors';
 import type { WireScene } from '../../src/ipc/wire-scene';
-import type { Template } from '../../src/template/schema';
+import type { Template } from '../../src/model/schema';
 
 type Handler<C extends ChannelName> = (request: RequestOf<C>) => ResponseOf<C> | Promise<ResponseOf<C>>;
 type HandlerMap = { [C in ChannelName]?: Handler<C> };

@@ -14,7 +14,7 @@ import { describeConnection } from '../../renderer/src/store/connection';
 import { LABELS_REFRESH_MS, filterAdmits, formatEta, jobProgress } from '../../renderer/src/store/jobs';
 import { planFields } from '../../renderer/src/screens/batch/batch-plan';
 import { stepZoom } from '../../renderer/src/store/ui';
-import { toUserError } from '../../renderer/src/api/user-error';
+import { toUserError } from '../../renderer/src/ipc/user-error';
 import { JOB, SUMMARY, createFakeApi, deferred, flush } from './fake-api';
 
 const setup = () => {

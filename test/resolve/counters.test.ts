@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { counterFields, counterValuesAt, formatCounter } from '../../src/resolve/counters';
 import { resolveOne } from '../../src/resolve/resolve';
 import { checkValues } from '../../src/resolve/values';
-import { TemplateValidationError } from '../../src/template/errors';
-import { parseTemplate } from '../../src/template/parse';
-import { CounterSchema } from '../../src/template/schema';
+import { TemplateValidationError } from '../../src/model/errors';
+import { parseTemplate } from '../../src/model/parse';
+import { CounterSchema } from '../../src/model/schema';
 
 const template = parseTemplate({
   schemaVersion: 1,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { LIMITS, ResolveError, resolve, resolveOne, resolveShared } from '../../src/resolve/resolve';
-import { parseTemplate } from '../../src/template/parse';
+import { parseTemplate } from '../../src/model/parse';
 import { bundledTemplate, bundledTemplateNames } from '../support/templates';
 
 const shipping = bundledTemplate('shipping-4x6');

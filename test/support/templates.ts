@@ -1,8 +1,8 @@
 /** Test support: the bundled templates, read straight from assets/templates. */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseTemplate } from '../../src/template/parse';
-import type { Template } from '../../src/template/schema';
+import { parseTemplate } from '../../src/model/parse';
+import type { Template } from '../../src/model/schema';
 
 export const TEMPLATES_DIR = join(import.meta.dirname, '../../assets/templates');
 

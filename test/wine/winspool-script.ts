@@ -10,9 +10,9 @@
  * Wine, and a result file is what the test reads anyway.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { discoverPrinters } from '../../main/printers/discovery';
-import { printLanguage } from '../../main/printers/language';
-import { createStatusTransport, openTransport } from '../../main/printers/open-transport';
+import { discoverPrinters } from '../../src/node/printers/discovery';
+import { printLanguage } from '../../src/node/printers/language';
+import { createStatusTransport, openTransport } from '../../src/node/printers/open-transport';
 import { deliverLabels } from '../../src/printers/deliver';
 import { PrinterError } from '../../src/printers/transport';
 import { parsePrinterUri } from '../../src/printers/uri';

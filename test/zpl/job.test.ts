@@ -4,7 +4,7 @@ import { createMonoBitmap, getDot, setDot, type MonoBitmap } from '../../src/ren
 import type { RfidWrite } from '../../src/layout/scene';
 import { nodeDeflate } from '../../src/node/render-ports';
 import { buildZplJob, buildZplJobs } from '../../src/zpl/job';
-import { RfidValueError } from '../../src/zpl/rfid';
+import { RfidValueError } from '../../src/model/epc';
 import { decodeZpl } from '../support/zpl-decode';
 import { bitmapArbitrary } from './bitmap-arbitrary';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RfidWrite } from '../../src/layout/scene';
-import { RfidValueError, rfidCommands, validateEpcHex } from '../../src/zpl/rfid';
+import { RfidValueError, validateEpcHex } from '../../src/model/epc';
+import { rfidCommands } from '../../src/zpl/rfid';
 
 const EPC = '3034257BF7194E4000001A85'; // an SGTIN-96, 24 hex digits
 

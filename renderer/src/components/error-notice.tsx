@@ -1,5 +1,5 @@
 /** An IpcError's sentence, verbatim, with a button to where it can be fixed. */
-import { actionLabel, type UserError } from '../api/user-error';
+import { actionLabel, type UserError } from '../ipc/user-error';
 import { useStores } from '../store/stores-context';
 
 export function ErrorNotice({ error, onDismiss }: { error: UserError; onDismiss?: () => void }) {

@@ -2,7 +2,7 @@
  * Enter in the label form: a barcode scanner types the code and then Enter, so Enter moves to the next field
  * and, on the last one, prints. Multiline fields keep Enter for new lines (Ctrl+Enter leaves them).
  */
-import type { Field } from '../../../src/template/schema';
+import type { Field } from '../../../src/model/schema';
 
 export type EnterAction = { kind: 'focus'; field: string } | { kind: 'print' } | { kind: 'none' };
 

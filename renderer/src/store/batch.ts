@@ -4,7 +4,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { BatchPlanView, JobView, LabelDeskApi, TemplateRef } from '../../../src/ipc/contract';
-import { toUserError, type UserError } from '../api/user-error';
+import { toUserError, type UserError } from '../ipc/user-error';
 
 export interface BatchState {
   fileName: string | null;

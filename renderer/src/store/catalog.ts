@@ -10,7 +10,7 @@ import type {
   TemplateRef,
   TemplateSummary,
 } from '../../../src/ipc/contract';
-import { toUserError, type UserError } from '../api/user-error';
+import { toUserError, type UserError } from '../ipc/user-error';
 
 export interface CatalogState {
   templates: TemplateSummary[];

@@ -12,7 +12,7 @@ import type {
   SettingsView,
 } from '../../../src/ipc/contract';
 import { assertNever } from '../../../src/base/assert-never';
-import { toUserError, type UserError } from '../api/user-error';
+import { toUserError, type UserError } from '../ipc/user-error';
 
 export interface ConnectionState {
   info: AppInfo | null;

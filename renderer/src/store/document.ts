@@ -16,8 +16,8 @@ import type {
   TemplateRef,
 } from '../../../src/ipc/contract';
 import type { FieldProblem, WireScene } from '../../../src/ipc/wire-scene';
-import type { Field } from '../../../src/template/schema';
-import { toUserError, type UserError } from '../api/user-error';
+import type { Field } from '../../../src/model/schema';
+import { toUserError, type UserError } from '../ipc/user-error';
 import { editableFields } from '../lib/form-keys';
 import { sameRef } from './catalog';
 import type { ToastCondition, UiStore } from './ui';

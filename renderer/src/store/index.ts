@@ -3,7 +3,7 @@
  * through `stores-context.tsx`; only stores call the api.
  */
 import type { AppEvent, ExportedFile, JobView, LabelDeskApi } from '../../../src/ipc/contract';
-import type { UserError } from '../api/user-error';
+import type { UserError } from '../ipc/user-error';
 import { createBatchStore } from './batch';
 import { createCatalogStore } from './catalog';
 import { createConnectionStore } from './connection';

@@ -4,7 +4,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { JobFilter, JobView, LabelDeskApi, LabelView } from '../../../src/ipc/contract';
-import { toUserError, type UserError } from '../api/user-error';
+import { toUserError, type UserError } from '../ipc/user-error';
 
 export interface LiveJob {
   job: JobView;

@@ -11,7 +11,7 @@ import type {
   PrinterStatusView,
   PrinterView,
 } from '../../../src/ipc/contract';
-import { toUserError, type UserError } from '../api/user-error';
+import { toUserError, type UserError } from '../ipc/user-error';
 
 export const STATUS_POLL_MS = 2000;
 

@@ -3,7 +3,7 @@
  * preview element, which form fields have been touched, a pending focus request, and toasts.
  */
 import { createStore } from 'zustand/vanilla';
-import type { UserError } from '../api/user-error';
+import type { UserError } from '../ipc/user-error';
 
 export const SCREENS = ['print', 'batch', 'history', 'settings'] as const;
 export type Screen = (typeof SCREENS)[number];

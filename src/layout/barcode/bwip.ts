@@ -7,9 +7,9 @@
  * browser bundle alike. (Its *named* `raw` export is BWIPP's "raw" symbology, not the geometry function.)
  */
 import bwipjs from 'bwip-js/generic';
-import { gs1CheckDigit } from './check-digits';
-import { BarcodeValueError } from './errors';
-import { bwipBcid, formatLabel, type BarcodeFormat } from './formats';
+import { gs1CheckDigit } from '../../model/barcode/check-digits';
+import { BarcodeValueError } from '../../model/barcode/errors';
+import { bwipBcid, formatLabel, type BarcodeFormat } from '../../model/barcode/formats';
 import { DEFAULT_QR_ERROR_CORRECTION, type EncodeOptions } from './geometry';
 import { assertNever } from '../../base/assert-never';
 

@@ -5,12 +5,12 @@
  */
 import { bwipRaw, type RawSymbol } from './bwip';
 import { encodeCode128 } from './code128';
-import { BarcodeValueError } from './errors';
-import { formatLabel, quietZone, type BarcodeFormat } from './formats';
+import { BarcodeValueError } from '../../model/barcode/errors';
+import { formatLabel, quietZone, type BarcodeFormat } from '../../model/barcode/formats';
 import { DEFAULT_QR_ERROR_CORRECTION, type BarcodeGeometry, type EncodeOptions } from './geometry';
 import { LruCache } from '../lru';
 import { encodeQr } from './qr';
-import { prepareValue, type PreparedValue } from './values';
+import { prepareValue, type PreparedValue } from '../../model/barcode/values';
 
 const CACHE_SIZE = 64;
 const cache = new LruCache<string, BarcodeGeometry>(CACHE_SIZE);

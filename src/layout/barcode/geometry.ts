@@ -2,7 +2,7 @@
  * Barcode geometry in MODULE units, independent of any target: computed once per value (encode.ts) and
  * placed on a target's grid by placement.ts. Module 0 is the left edge of the left quiet zone.
  */
-import type { BarcodeFormat } from './formats';
+import type { BarcodeFormat } from '../../model/barcode/formats';
 import { assertNever } from '../../base/assert-never';
 
 /** Encoder choices that change the symbol (not its placement). Defaults are the symbologies' usual ones. */

@@ -14,8 +14,8 @@ export {
   type BarcodeFormat,
   type QuietZone,
   type SymbolKind,
-} from './formats';
-export { BarcodeValueError, type BarcodeValueProblem } from './errors';
+} from '../../model/barcode/formats';
+export { BarcodeValueError, type BarcodeValueProblem } from '../../model/barcode/errors';
 export { clearBarcodeCache, encodeBarcode, validateBarcodeValue } from './encode';
 export {
   geometrySize,

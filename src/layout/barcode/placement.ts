@@ -4,7 +4,7 @@
  * uneven bars that gives at 203 dpi are why its barcodes fail to scan (reference/markup.md).
  */
 import type { BarcodeNode, Color, TextNode } from '../scene';
-import { formatLabel, humanReadableByDefault } from './formats';
+import { formatLabel, humanReadableByDefault } from '../../model/barcode/formats';
 import { geometrySize, type BarcodeGeometry, type MatrixGeometry } from './geometry';
 import { PT_PER_INCH } from '../../units/units';
 

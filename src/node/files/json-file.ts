@@ -8,8 +8,8 @@
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { serialQueue } from '../../base/serial-queue';
-import { formatProblems, problemsOf } from '../../template/errors';
-import { writeFileAtomic } from '../../engine/server/atomic-file';
+import { formatProblems, problemsOf } from '../../model/errors';
+import { writeFileAtomic } from './atomic-file';
 
 export class JsonFileError extends Error {
   override name = 'JsonFileError';

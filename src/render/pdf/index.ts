@@ -1,15 +1,15 @@
 /**
- * PDF output. Two writers behind one signature: `direct` (src/render/pdf-direct: hand-written PDF from the
+ * PDF output. Two writers behind one signature: `direct` (src/render/pdf/writer: hand-written PDF from the
  * Scene's glyphs, cached font subsets and images; the default: ~1 ms instead of ~50 ms per distinct shipping
  * label) and `pdfkit` (render-pdf.ts). A document the direct writer does not handle (DirectPdfUnsupported: an interlaced PNG,
  * tRNS transparency, unparsable path data) is rendered by pdfkit instead.
  */
 import type { FontSet } from '../../layout/fonts';
 import type { Scene } from '../../layout/scene';
-import { DirectPdfUnsupported, renderPdfDirect, type Deflate } from '../pdf-direct';
-import { renderPdf as renderPdfKit, type RenderPdfOptions as PdfkitOptions } from './render-pdf';
+import { DirectPdfUnsupported, renderPdfDirect, type Deflate } from './writer';
+import { renderPdf as renderPdfKit, type RenderPdfOptions as PdfkitOptions } from './pdfkit';
 
-export type { SvgImageRasterizer } from './render-pdf';
+export type { SvgImageRasterizer } from './pdfkit';
 
 export type PdfWriter = 'direct' | 'pdfkit';
 

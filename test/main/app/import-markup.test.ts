@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appTemplates, type AppTemplates } from '../../../main/app/templates';
-import { renderZplLabels } from '../../../src/engine/render';
+import { renderZplLabels } from '../../../src/outputs/render';
 import { nodeRenderPorts } from '../../../src/node/render-ports';
 import { resolve } from '../../../src/resolve/resolve';
 import { SAMPLE_DATA, bundledTemplate } from '../../support/templates';

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServices, type AppServices } from '../../../main/app/services';
 import { plainCipher, type SecretCipher } from '../../../main/app/secret-store';
 import { dispatch } from '../../../main/app/dispatch';
-import { createKey } from '../../../src/engine/server/key-store';
-import { startServer, type ApiServer } from '../../../src/engine/server/server';
+import { createKey } from '../../../src/node/serve/key-store';
+import { startServer, type ApiServer } from '../../../src/node/serve/server';
 import type { ChannelName, RequestOf, ResponseOf } from '../../../src/ipc/contract';
 
 const NO_KEYRING = 'This desktop has no keyring to protect the API secret: keep it for this session only.';

@@ -3,8 +3,8 @@
  * folder, the Zebra emulator on loopback TCP, the bundled templates, the job queue in SQLite.
  */
 import { execFileSync } from 'node:child_process';
-import { createKey } from '../../../src/engine/server/key-store';
-import { startServer } from '../../../src/engine/server/server';
+import { createKey } from '../../../src/node/serve/key-store';
+import { startServer } from '../../../src/node/serve/server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

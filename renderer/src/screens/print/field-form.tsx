@@ -3,7 +3,7 @@
  * defaults, hints and main's validation messages. A scanner's Enter moves on; Enter on the last field prints.
  */
 import { useEffect, type KeyboardEvent, type ReactNode } from 'react';
-import type { Field } from '../../../../src/template/schema';
+import type { Field } from '../../../../src/model/schema';
 import { assertNever } from '../../../../src/base/assert-never';
 import { enterAction, fieldInputId } from '../../lib/form-keys';
 import { useDocument, useStores, useUi } from '../../store/stores-context';

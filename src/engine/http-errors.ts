@@ -1,0 +1,138 @@
+/**
+ * Errors of the HTTP face (spec §7): every failure becomes a status and a message naming the problem and, when
+ * there is one, the request field. The mapping from domain errors lives here, in one place, so each route
+ * answers the same way for the same cause.
+ */
+import type { z } from 'zod';
+import { ImageError } from '../layout/images';
+import { ElementError } from '../layout/layout';
+import { ResolveError } from '../resolve/resolve';
+import { TemplateNotFound, formatPath } from '../model/errors';
+import { parseRefs } from '../model/refs';
+import { REFERENCE_ATTRIBUTES, type ElementType } from '../model/elements';
+import type { Markup, Template } from '../model/schema';
+import type { ErrorBody } from '../label-api/contract';
+import { PrinterRefusesFormat, PrinterUnavailable, UnknownPrinter } from './printer-gateway';
+import { RfidRequiresZpl } from '../outputs/render';
+
+/** The statuses the spec allows (§7), plus 405 for a wrong method and 403 for a CORS preflight from an unlisted origin. */
+export type ApiStatus = 401 | 403 | 404 | 405 | 422 | 429 | 500;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: ApiStatus,
+    message: string,
+    /** Path of the offending request field. */
+    readonly field?: string,
+    extras: {
+      /** Extra response headers (Retry-After, Allow). */
+      headers?: Record<string, string>;
+      /** The error behind a 500, for the server's log (never sent to the client). */
+      cause?: unknown;
+    } = {},
+  ) {
+    super(message, { cause: extras.cause });
+    this.name = 'ApiError';
+    this.headers = extras.headers ?? {};
+  }
+
+  readonly headers: Record<string, string>;
+
+  toBody(): ErrorBody {
+    return this.field === undefined
+      ? { message: this.message }
+      : { message: this.message, field: this.field };
+  }
+}
+
+/** A zod failure on a request body → 422 naming every problem; `field` is the first one's path. */
+export function invalidRequest(error: z.ZodError): ApiError {
+  const problems = error.issues.map((issue) => {
+    const path = formatPath(issue.path);
+    return { path, text: path ? `${path}: ${issue.message}` : issue.message };
+  });
+  const first = problems[0];
+  return new ApiError(
+    422,
+    problems.map((p) => p.text).join('; ') || 'invalid request',
+    first?.path || undefined,
+  );
+}
+
+/** The request fields an element's value came from: `apiData.<name>` for each field reference it holds. */
+function fieldsOfElement(template: Template, index: number): string[] {
+  const element = template.elements[index];
+  if (!element) return [];
+  const attrs = REFERENCE_ATTRIBUTES[element.type as ElementType] ?? [];
+  const names = new Set<string>();
+  for (const attr of attrs) {
+    const source = (element as Record<string, unknown>)[attr];
+    if (typeof source !== 'string') continue;
+    for (const seg of parseRefs(source)) if (seg.kind === 'field') names.add(seg.name);
+  }
+  return [...names].map((n) => `apiData.${n}`);
+}
+
+/** What went wrong while the request was being served, for the mapping below. */
+export interface FailureContext {
+  /** Status for an unknown label_name on this route (spec §7 rule 1). */
+  unknownTemplateStatus: 404 | 422;
+  template?: Template;
+  markups?: readonly Markup[];
+}
+
+/**
+ * A domain error → the API's answer:
+ *  - unknown template → 404 on routes 01–05, 422 on 06–07;
+ *  - bad amount/apiData, RFID on a PDF or SVG route, an element that cannot be drawn (bad barcode value, image
+ *    that cannot be loaded) → 422, the field being the apiData key the element's value came from when there is
+ *    one, else `label_name` (the template itself is at fault);
+ *  - a printer_id that names no printer, or one that cannot take the job's format → 422 on `printer_id`;
+ *  - a printer that cannot be reached or refuses the job → 500 naming the printer (a retry may succeed);
+ *  - anything else → 500 without details (they stay in the server's log).
+ */
+export function toApiError(e: unknown, ctx: FailureContext): ApiError {
+  if (e instanceof ApiError) return e;
+  if (e instanceof TemplateNotFound) return new ApiError(ctx.unknownTemplateStatus, e.message, 'label_name');
+  if (e instanceof ResolveError) return new ApiError(422, e.message, e.field);
+  if (e instanceof RfidRequiresZpl) return new ApiError(422, e.message, 'label_name');
+  if (e instanceof ElementError) {
+    const fields = ctx.template ? fieldsOfElement(ctx.template, e.element) : [];
+    const from = fields.length ? ` (value from ${fields.join(', ')})` : '';
+    return new ApiError(422, `${e.message}${from}`, fields[0] ?? 'label_name');
+  }
+  if (e instanceof ImageError) {
+    // Images are loaded before layout, so the error knows the URL only; name the element(s) showing it.
+    const index = ctx.markups?.[0]?.elements.findIndex((el) => el.type === 'image' && el.url === e.url) ?? -1;
+    if (index < 0) return new ApiError(422, e.message, 'label_name');
+    const fields = ctx.template ? fieldsOfElement(ctx.template, index) : [];
+    const from = fields.length ? ` (value from ${fields.join(', ')})` : '';
+    return new ApiError(422, `elements[${index}] (image): ${e.message}${from}`, fields[0] ?? 'label_name');
+  }
+  if (e instanceof UnknownPrinter) {
+    return new ApiError(
+      422,
+      `printer_id: no printer ${e.id} is registered in the printers file`,
+      'printer_id',
+    );
+  }
+  if (e instanceof PrinterRefusesFormat) {
+    const { id, name, uri } = e.printer;
+    return new ApiError(
+      422,
+      e.format === 'zpl'
+        ? `printer_id: printer ${id} ("${name}") does not take ZPL; use print-relay-pdf`
+        : `printer_id: printer ${id} ("${name}", ${uri}) is a ZPL printer and cannot print a PDF; use print-relay (03), or register a cups:// queue for it`,
+      'printer_id',
+    );
+  }
+  if (e instanceof PrinterUnavailable) return new ApiError(500, e.message, 'printer_id', { cause: e });
+  return new ApiError(
+    500,
+    'the render failed on the server; retry once, then report it with the time of the request',
+    undefined,
+    {
+      cause: e,
+    },
+  );
+}

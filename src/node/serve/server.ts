@@ -1,0 +1,511 @@
+/**
+ * Node-only: `labeldesk serve`, the bundled engine's HTTP face with the hosted API's contract
+ * (spec/label-rendering-api.md). Fastify does HTTP; everything the routes compute is in src/engine.
+ *
+ * Order of checks on a label route: 401 (auth, before the body is read; 429 when wrong secrets for the key or
+ * from the address are past their limit) → 429 (rate per key) → 422 (body: JSON, UTF-8, size, schema) → 429
+ * (render queue full) → 404/422 (template) → 422 (output budget, values, elements, images, RFID, printer,
+ * allowance) → 500. Budgets and their defaults: budgets.ts.
+ * Every answer of the API — errors, unknown routes, wrong methods — is JSON.
+ */
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import type { RenderPorts } from '../../outputs/render';
+import {
+  API_PREFIX,
+  API_ROUTES,
+  DOWNLOAD_SVG_ROUTE,
+  ROUTE_NAMES,
+  WARNINGS_HEADER,
+  aliasesOf,
+  type RouteRequest,
+} from '../../label-api/contract';
+import { ApiError, invalidRequest } from '../../engine/http-errors';
+import { openApiDocument } from '../../label-api/openapi';
+import { createOperations } from '../../engine/operations';
+import type { PrinterGateway } from '../../engine/printer-gateway';
+import { slidingWindowLimiter, type RateLimiter } from './rate-limit';
+import type { TemplateStore } from '../../model/store';
+import { assetsDir, bundledTemplatesDir } from '../assets';
+import { nodeRenderPorts } from '../render-ports';
+import { defaultTemplateStore } from '../template-store';
+import { dataFiles } from '../files/data-dir';
+import { confineImageFiles } from './image-policy';
+import { DEFAULT_IMAGE_BUDGET } from '../../layout/images';
+import { addressPolicy } from '../address-policy';
+import {
+  checkOutputDots,
+  checkResponseBytes,
+  DEFAULT_LIMITS,
+  RENDERING_ROUTES,
+  serverBusy,
+  type ServerLimits,
+} from './budgets';
+import { jsonBytes } from './json-body';
+import { keyVerifier, type KeyVerifier } from './key-store';
+import { workGate } from './work-gate';
+import { readSdkAsset, defaultSdkBundle } from './sdk-assets';
+import { svgFiles, type SvgFiles } from './svg-files';
+import { openUsageLedger, type Reservation, type UsageLedger } from './usage-store';
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8787,
+  rateLimitPerMinute: 60,
+  svgTtlHours: 24,
+  /** A request body larger than this is refused with 422 (the spec lists no 413). */
+  bodyLimitBytes: 1024 * 1024,
+  sweepIntervalMs: 10 * 60_000,
+} as const;
+
+export interface ServerOptions {
+  /** Default 127.0.0.1: other interfaces only when asked for explicitly. */
+  host?: string;
+  /** Default 8787; 0 picks a free port. */
+  port?: number;
+  /** keys.json, usage.json, svg/. */
+  dataDir: string;
+  /** A folder of the user's templates, layered over the bundled ones. */
+  templatesDir?: string;
+  /** The print relay (routes 03, 04); without one every printer_id is unknown (422). */
+  printers?: PrinterGateway;
+  /** Requests per minute per key (spec §8: 60). */
+  rateLimitPerMinute?: number;
+  svgTtlHours?: number;
+  /** Base of public file URLs, e.g. `https://labels.example.com`; default: from the request's Host. */
+  publicUrl?: string;
+  /** Origins allowed to call the API from a browser (the SDK's pages); `*` allows any. */
+  corsOrigins?: readonly string[];
+  bodyLimitBytes?: number;
+  /** Injected clock (tests). */
+  now?: () => Date;
+  /** Where log lines go (JSON, one per line); none = no logging. */
+  logStream?: { write(line: string): void };
+  /** Render ports (tests may inject failures); default: bundled fonts, image loader confined to template folders. */
+  renderPorts?: RenderPorts;
+  /**
+   * Template store; default: bundled + `templatesDir`, listed on every request with synchronous stats (a
+   * local folder's take ~40 µs; through the thread pool they cost ~10 % of a core under load).
+   */
+  templates?: TemplateStore;
+  /** The SDK bundle file; default dist/sdk/labeldesk-sdk.js. */
+  sdkBundle?: string;
+  sweepIntervalMs?: number;
+  /** Resource budgets (budgets.ts); each one given replaces its default. */
+  limits?: Partial<ServerLimits>;
+  /**
+   * Hosts and CIDR ranges images may be fetched from although private or loopback (an intranet logo server);
+   * public addresses are always allowed. Throws AllowlistError for an entry that is neither.
+   */
+  imageHosts?: readonly string[];
+}
+
+export interface ApiServer {
+  /** `http://host:port` it listens on. */
+  url: string;
+  port: number;
+  host: string;
+  app: FastifyInstance;
+  /** Deletes expired SVG files now (also runs on a timer). */
+  sweep(): Promise<number>;
+  /** Waits until usage.json holds every request answered so far. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated key id (never the secret). */
+    apiKey?: string;
+    /** That key's print allowance in copies (undefined: unlimited). */
+    allowance?: number;
+  }
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/** Builds and starts the server. Close it with `close()` (also stops timers and flushes the usage ledger). */
+export async function startServer(options: ServerOptions): Promise<ApiServer> {
+  const now = options.now ?? (() => new Date());
+  const files = dataFiles(options.dataDir);
+  const svgTtlHours = options.svgTtlHours ?? DEFAULTS.svgTtlHours;
+  const perMinute = options.rateLimitPerMinute ?? DEFAULTS.rateLimitPerMinute;
+  const corsOrigins = new Set(options.corsOrigins ?? []);
+  const sdkBundle = options.sdkBundle ?? defaultSdkBundle();
+
+  const app = Fastify({
+    bodyLimit: options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
+    forceCloseConnections: true,
+    // Fastify's own request lines would carry the URL (an SVG token is a credential); ours are in onResponse.
+    logController: new LogController({ disableRequestLogging: true }),
+    logger: options.logStream
+      ? {
+          level: 'info',
+          stream: options.logStream,
+          serializers: { req: () => ({}), res: () => ({}) },
+          redact: { paths: ['req.headers', 'headers', '*.headers'], remove: true },
+        }
+      : false,
+  });
+
+  const log = (level: 'info' | 'error', fields: Record<string, unknown>, msg: string) =>
+    app.log[level](fields, msg);
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const keys: KeyVerifier = keyVerifier(files.keys, {
+    onError: (e) =>
+      log(
+        'error',
+        { error: (e as Error).name },
+        `keys file unusable, refusing every key: ${(e as Error).message}`,
+      ),
+    failuresPerMinute: limits.authFailuresPerMinute,
+    now: () => now().getTime(),
+  });
+  const renders = workGate(limits.renders, limits.rendersWaiting, limits.rendersPerKey);
+  const usage: UsageLedger = await openUsageLedger(files.usage, (e) =>
+    log('error', { error: (e as Error).name }, 'cannot write usage.json'),
+  );
+  const svgs: SvgFiles = svgFiles(files.svg, now);
+  const limiter: RateLimiter = slidingWindowLimiter({ limit: perMinute, now: () => now().getTime() });
+
+  const imageBase = options.templatesDir ?? bundledTemplatesDir();
+  const imageRoots = [
+    assetsDir(),
+    bundledTemplatesDir(),
+    ...(options.templatesDir ? [options.templatesDir] : []),
+  ];
+  const ops = createOperations(
+    {
+      templates: options.templates ?? defaultTemplateStore(options.templatesDir, { io: 'sync' }),
+      render:
+        options.renderPorts ??
+        confineImageFiles(
+          {
+            ...nodeRenderPorts({
+              baseDir: imageBase,
+              policy: addressPolicy(options.imageHosts),
+              maxBytes: limits.imageBytes,
+              timeoutMs: limits.imageTimeoutMs,
+              cacheBytes: limits.imageCacheBytes,
+              maxPixels: limits.imagePixels,
+            }),
+            imageBudget: { ...DEFAULT_IMAGE_BUDGET, maxPixels: limits.imagePixels },
+          },
+          imageRoots,
+          imageBase,
+        ),
+      ...(options.printers ? { printers: options.printers } : {}),
+      svgFiles: svgs,
+      svgTtlHours,
+      now,
+    },
+    { sharedCopies: true },
+  );
+
+  installBodyParser(app);
+  installErrorHandling(app);
+  installCors(app, corsOrigins);
+
+  app.addHook('onResponse', async (req, reply) => {
+    req.log.info(
+      {
+        route: req.routeOptions.url ?? '(no route)',
+        method: req.method,
+        status: reply.statusCode,
+        ...(req.apiKey ? { key: req.apiKey } : {}),
+        ms: Math.round(reply.elapsedTime),
+      },
+      'request',
+    );
+  });
+
+  /** 401 without valid credentials (before the body is read), then 429 past the key's rate. */
+  async function authenticate(req: FastifyRequest): Promise<void> {
+    const key = req.headers['x-api-key'];
+    const secret = req.headers['x-api-secret'];
+    if (typeof key !== 'string' || typeof secret !== 'string' || !key || !secret) {
+      throw new ApiError(401, 'the X-API-KEY and X-API-SECRET headers are required');
+    }
+    const verdict = await keys.verify(key, secret, req.ip);
+    if (verdict.outcome === 'throttled') throw tooMany(verdict.retryAfterSeconds, AUTH_THROTTLED[verdict.by]);
+    if (verdict.outcome === 'wrong') {
+      throw new ApiError(401, 'the API key or secret is wrong, or the secret has been regenerated');
+    }
+    const record = verdict.record;
+    req.apiKey = record.key;
+    req.allowance = record.allowance;
+    const rate = limiter.take(record.key);
+    if (!rate.allowed)
+      throw tooMany(rate.retryAfterSeconds, `more than ${perMinute} requests per minute for this API key`);
+  }
+
+  let selfUrl = '';
+  function publicBaseUrl(req: FastifyRequest): string {
+    if (options.publicUrl) return options.publicUrl.replace(/\/+$/, '');
+    const host = req.headers.host;
+    return host && HOST_HEADER.test(host) ? `${req.protocol}://${host}` : selfUrl;
+  }
+
+  for (const name of ROUTE_NAMES) {
+    const route = API_ROUTES[name];
+    // The hosted service's public names (print-node, print-node-pdf) are the same handler, counted as `name`.
+    for (const path of [name, ...aliasesOf(name)]) {
+      app.post(`${API_PREFIX}${path}`, { onRequest: authenticate }, async (req, reply) => {
+        const parsed = route.request.safeParse(req.body, { reportInput: true });
+        if (!parsed.success) throw invalidRequest(parsed.error);
+        const key = req.apiKey ?? '';
+        let reservation: Reservation | undefined;
+        try {
+          const rendering = RENDERING_ROUTES.has(name);
+          const run = () =>
+            ops.run(
+              name,
+              parsed.data as RouteRequest<typeof name>,
+              {
+                publicBaseUrl: publicBaseUrl(req),
+                imagePolicy: parsed.data.strict === true ? 'strict' : 'omit',
+              },
+              (copies, markups) => {
+                if (rendering) checkOutputDots(parsed.data, markups, limits.outputDots);
+                reservation = usage.reserve(key, copies, req.allowance);
+              },
+            );
+          // Renders wait for a place (budgets.ts); a full queue is a 429 before any work.
+          const pending = rendering ? renders.run(run, key) : run();
+          if (typeof pending === 'string') throw serverBusy(pending, limits);
+          const result = await pending;
+          checkResponseBytes(result.body, result.copies, limits.responseBytes);
+          reservation?.commit(name);
+          if (result.warnings.length > 0) reply.header(WARNINGS_HEADER, warningsHeader(result.warnings));
+          // Identical copies are one object or string repeated: serialised once (json-body.ts).
+          return reply.type(JSON_TYPE).send(jsonBytes(result.body));
+        } finally {
+          reservation?.release();
+        }
+      });
+    }
+  }
+
+  // The hosted API client's SVG download: the storage path of files[].path, with the key and secret.
+  app.get<{ Querystring: { path?: unknown } }>(
+    `${API_PREFIX}${DOWNLOAD_SVG_ROUTE}`,
+    { onRequest: authenticate },
+    async (req, reply) => {
+      const path = req.query.path;
+      if (typeof path !== 'string' || !path) {
+        throw new ApiError(422, 'the path query parameter is required (files[].path of export-svg)', 'path');
+      }
+      const token = svgs.tokenOfPath(path);
+      const file = token === undefined ? undefined : await svgs.read(token);
+      if (!file) throw new ApiError(404, 'no such file, or it has expired', 'path');
+      return sendSvg(reply, file);
+    },
+  );
+
+  app.route({
+    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
+    url: `${API_PREFIX}:route`,
+    handler: async () => {
+      throw new ApiError(405, `the API's routes take POST only (spec §4)`, undefined, {
+        headers: { Allow: 'POST, OPTIONS' },
+      });
+    },
+  });
+
+  const openApi = JSON.stringify(openApiDocument(), null, 2);
+  app.get('/openapi.json', async (_req, reply) => reply.type(JSON_TYPE).send(openApi));
+
+  function sendSvg(reply: FastifyReply, file: { svg: Buffer; expiresAt: Date }): FastifyReply {
+    const seconds = Math.max(0, Math.floor((file.expiresAt.getTime() - now().getTime()) / 1000));
+    return reply
+      .type('image/svg+xml')
+      .header('Cache-Control', `private, max-age=${seconds}`)
+      .header('Content-Security-Policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'")
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Access-Control-Allow-Origin', '*')
+      .send(file.svg);
+  }
+
+  app.get<{ Params: { token: string } }>('/files/svg/:token', async (req, reply) => {
+    const file = await svgs.read(req.params.token);
+    if (!file) throw new ApiError(404, 'no such file, or it has expired');
+    return sendSvg(reply, file);
+  });
+
+  app.get<{ Params: { '*': string } }>('/sdk/*', async (req, reply) => {
+    const asset = await readSdkAsset(req.params['*'], sdkBundle);
+    if (!asset) {
+      throw new ApiError(
+        404,
+        req.params['*'] === 'labeldesk-sdk.js'
+          ? 'the SDK is not built: run npm run build:sdk'
+          : 'no such SDK file',
+      );
+    }
+    return reply
+      .type(asset.contentType)
+      .header('Access-Control-Allow-Origin', '*')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cache-Control', 'no-cache')
+      .send(asset.body);
+  });
+
+  const sweepTimer = setInterval(() => {
+    svgs.sweep().catch((e: unknown) => log('error', { error: (e as Error).name }, 'SVG sweep failed'));
+  }, options.sweepIntervalMs ?? DEFAULTS.sweepIntervalMs);
+  sweepTimer.unref();
+  await svgs.sweep();
+
+  const host = options.host ?? DEFAULTS.host;
+  try {
+    await app.listen({ host, port: options.port ?? DEFAULTS.port });
+  } catch (e) {
+    clearInterval(sweepTimer);
+    await app.close();
+    throw e;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? DEFAULTS.port);
+  selfUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    url: selfUrl,
+    port,
+    host,
+    app,
+    sweep: () => svgs.sweep(),
+    flush: () => usage.flush(),
+    close: async () => {
+      clearInterval(sweepTimer);
+      await app.close();
+      await usage.flush();
+    },
+  };
+}
+
+/** The warnings header: a JSON array, every non-ASCII character escaped so the value is a valid header. */
+function warningsHeader(warnings: readonly string[]): string {
+  return JSON.stringify(warnings.slice(0, 50)).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Why a secret was not checked (key-store.ts): a verified secret is never refused this way. */
+const AUTH_THROTTLED = {
+  address: 'too many failed authentications from this address',
+  key: 'too many failed authentications for this API key',
+  busy: 'the server is busy checking secrets',
+} as const;
+
+function tooMany(retryAfterSeconds: number, why: string): ApiError {
+  return new ApiError(429, `${why}; retry in ${retryAfterSeconds} s`, undefined, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+/** JSON bodies only, strictly UTF-8; `__proto__` keys are dropped. Every failure is a 422 naming the problem. */
+function installBodyParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('remove', 'remove');
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body);
+    } catch {
+      done(new ApiError(422, 'the request body is not valid UTF-8'), undefined);
+      return;
+    }
+    parseJson(req, text, done);
+  });
+  app.addContentTypeParser('*', (_req, _payload, done) => {
+    done(new ApiError(422, 'Content-Type must be application/json'), undefined);
+  });
+}
+
+/** Maps Fastify's own errors to the spec's statuses; answers everything as JSON. */
+function installErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler(async (req) => {
+    throw new ApiError(
+      404,
+      `no route ${req.method} ${req.url.split('?')[0]?.slice(0, 100)}: the API's routes are POST ${API_PREFIX}<route>`,
+    );
+  });
+  app.setErrorHandler(async (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    const api = error instanceof ApiError ? error : fromFastifyError(error, app);
+    if (api.status === 500) {
+      const cause = (api.cause ?? error) as Error | undefined;
+      // The class and stack frames, never the message: it may quote a field value or an image URL.
+      req.log.error(
+        {
+          route: req.routeOptions.url,
+          error: cause?.name,
+          stack: cause?.stack?.split('\n').slice(1, 8).join('\n'),
+        },
+        'request failed',
+      );
+    }
+    return reply.code(api.status).headers(api.headers).type(JSON_TYPE).send(api.toBody());
+  });
+}
+
+function fromFastifyError(error: unknown, app: FastifyInstance): ApiError {
+  const e = error as { code?: string; statusCode?: number };
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(
+        422,
+        `the request body is too large: the limit is ${app.initialConfig.bodyLimit} bytes`,
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError(422, 'the request body is empty: send a JSON object');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ApiError(422, 'the request body is not valid JSON');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(422, 'Content-Type must be application/json');
+    default:
+      if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+        return new ApiError(422, 'the request is malformed');
+      }
+      return new ApiError(500, 'the server failed; retry once', undefined, { cause: error });
+  }
+}
+
+/**
+ * CORS for the SDK (spec §4.2): its page is on another origin and sends custom headers, so browsers ask first
+ * (OPTIONS). Only configured origins get an answer they accept.
+ */
+function installCors(app: FastifyInstance, origins: ReadonlySet<string>): void {
+  const allowed = (origin: string | undefined): origin is string =>
+    origin !== undefined && (origins.has('*') || origins.has(origin));
+  app.addHook('onRequest', async (req, reply) => {
+    const origin = req.headers.origin;
+    if (req.url.startsWith(API_PREFIX) && allowed(origin)) {
+      reply
+        .header('Access-Control-Allow-Origin', origin)
+        .header('Vary', 'Origin')
+        .header('Access-Control-Expose-Headers', `Retry-After, ${WARNINGS_HEADER}`);
+    }
+  });
+  app.options(`${API_PREFIX}*`, async (req, reply) => {
+    const origin = req.headers.origin;
+    if (!allowed(origin)) {
+      throw new ApiError(
+        403,
+        `origin ${origin ?? '(none)'} may not call this API from a browser (labeldesk serve --cors-origin)`,
+      );
+    }
+    return reply
+      .code(204)
+      .header('Access-Control-Allow-Methods', 'GET, POST')
+      .header('Access-Control-Allow-Headers', 'Content-Type, X-API-KEY, X-API-SECRET')
+      .header('Access-Control-Max-Age', '600')
+      .send();
+  });
+}

@@ -1,0 +1,49 @@
+/** assets/openapi.json is generated from the zod schemas (`labeldesk openapi > assets/openapi.json`) and stays so. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { openApiDocument } from '../../../src/label-api/openapi';
+
+test('assets/openapi.json matches the zod schemas (regenerate: labeldesk openapi > assets/openapi.json)', () => {
+  const committed = JSON.parse(
+    readFileSync(join(import.meta.dirname, '../../../assets/openapi.json'), 'utf8'),
+  ) as unknown;
+  expect(committed).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+});
+
+test('the document states the limits and the 404-vs-422 split per route', () => {
+  const doc = openApiDocument() as {
+    paths: Record<string, { post?: { responses: Record<string, unknown> } }>;
+    components: { schemas: Record<string, any> };
+  };
+  expect(doc.components.schemas.LabelRequest.properties.amount).toMatchObject({ minimum: 1, maximum: 1000 });
+  expect(doc.components.schemas.RenderZplRequest.properties.dpi).toMatchObject({
+    minimum: 100,
+    maximum: 1200,
+    default: 203,
+  });
+  expect(doc.components.schemas.RenderZplRequest.properties.max_width_dots).toMatchObject({
+    minimum: 100,
+    maximum: 10000,
+    default: 832,
+  });
+  for (const route of ['fetch-markups', 'print', 'print-relay', 'print-relay-pdf', 'export-svg']) {
+    expect(Object.keys(doc.paths[`/custom-labels/${route}`]!.post!.responses)).toEqual([
+      '200',
+      '401',
+      '404',
+      '422',
+      '429',
+      '500',
+    ]);
+  }
+  for (const route of ['render-zpl', 'render-pdf']) {
+    expect(Object.keys(doc.paths[`/custom-labels/${route}`]!.post!.responses)).toEqual([
+      '200',
+      '401',
+      '422',
+      '429',
+      '500',
+    ]);
+  }
+});
