@@ -50,6 +50,13 @@ Limits (each refusal names the field and the limit; README "Limits of labeldesk 
   --image-cache-mb N      memory for fetched images (default ${DEFAULT_LIMITS.imageCacheBytes / MIB})
   --auth-failures N       wrong secrets per key per minute, 5× that per address (default ${DEFAULT_LIMITS.authFailuresPerMinute}, whatever --rate-limit)
 
+Heavy renders (large labels, high dpi, big images) run in worker threads, the others on the event loop:
+  --render-workers N      worker threads at most, started when needed (default ${DEFAULT_LIMITS.renderWorkers}; 0: none)
+  --heavy-render-dots N   estimated work (label dots at the dpi, images weighted) above which a render
+                          goes to a worker (default ${DEFAULT_LIMITS.heavyRenderDots})
+  --render-worker-idle N  seconds a worker waits for work before it ends (default ${DEFAULT_LIMITS.renderWorkerIdleMs / 1000})
+  --render-worker-heap-mb N  JavaScript heap of a worker; past it its request is a 500 (default ${DEFAULT_LIMITS.renderWorkerHeapMb})
+
 Keys: labeldesk keys create. Also served: GET /openapi.json, /sdk/labeldesk-sdk.js, /files/svg/<token>.
 `;
 
@@ -113,6 +120,10 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
     'image-timeout': { type: 'string' },
     'image-cache-mb': { type: 'string' },
     'auth-failures': { type: 'string' },
+    'render-workers': { type: 'string' },
+    'heavy-render-dots': { type: 'string' },
+    'render-worker-idle': { type: 'string' },
+    'render-worker-heap-mb': { type: 'string' },
   });
   if (values.help) {
     io.stdout(SERVE_HELP);
@@ -144,6 +155,11 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
   limit('image-timeout', 'imageTimeoutMs', 1, 1000);
   limit('image-cache-mb', 'imageCacheBytes', 0, MIB);
   limit('auth-failures', 'authFailuresPerMinute', 1);
+  limit('render-workers', 'renderWorkers', 0);
+  limit('heavy-render-dots', 'heavyRenderDots', 0);
+  limit('render-worker-idle', 'renderWorkerIdleMs', 1, 1000);
+  // Below ~32 MB a worker cannot even load the fonts.
+  limit('render-worker-heap-mb', 'renderWorkerHeapMb', 64);
   const templates = values.templates ?? io.env.LABELDESK_TEMPLATES;
   const options: ServerOptions = {
     host: values.host ?? DEFAULTS.host,

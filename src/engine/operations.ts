@@ -20,12 +20,11 @@ import { defaultPrintWidthDots } from '../printers/profiles';
 import { bytesToBase64 } from '../render/base64';
 import type { GfaCompression } from '../zpl/gfa';
 import {
+  IN_PROCESS_OUTPUTS,
   MAX_WIDTH_DOTS_RANGE,
   hasRfid,
-  renderPdfLabels,
-  renderSvgLabels,
-  renderZplLabels,
   RfidRequiresZpl,
+  type OutputStage,
   type RenderPorts,
 } from '../outputs/render';
 
@@ -78,6 +77,11 @@ export interface RequestContext {
    * request says `strict`), or the request fails (`strict`, the default here).
    */
   imagePolicy?: ImagePolicy;
+  /**
+   * Where this request's renders run; default this thread (IN_PROCESS_OUTPUTS). `labeldesk serve` sends heavy
+   * ones to a worker thread, giving the request's place among the renders to the next one meanwhile.
+   */
+  outputs?: OutputStage;
 }
 
 /** What a successful operation produced: the body, the copies it counts toward the allowance, and warnings. */
@@ -112,8 +116,8 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
     return printer;
   }
 
-  /** What a handler works with: the request's context and the render ports holding its loaded images. */
-  type HandlerContext = RequestContext & { render: RenderPorts };
+  /** What a handler works with: the request's context, the ports holding its loaded images, where it renders. */
+  type HandlerContext = RequestContext & { render: RenderPorts; outputs: OutputStage };
 
   const handlers: {
     [R in RouteName]: (
@@ -129,7 +133,7 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
       const printer = await findPrinter(req.printer_id);
       if (!ports.printers?.accepts(printer, 'zpl')) throw new PrinterRefusesFormat(printer, 'zpl');
       const { dpi, maxWidthDots, labelHome, darkness } = await ports.printers.resolution(printer);
-      const zpl = await renderZplLabels(
+      const zpl = await ctx.outputs.zpl(
         markups,
         {
           dpi,
@@ -148,7 +152,7 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
       const printer = await findPrinter(req.printer_id);
       if (hasRfid(markups)) throw new RfidRequiresZpl();
       if (!ports.printers?.accepts(printer, 'pdf')) throw new PrinterRefusesFormat(printer, 'pdf');
-      const [pdf] = await renderPdfLabels(markups, ctx.render, { merge: true, title: req.label_name });
+      const [pdf] = await ctx.outputs.pdf(markups, ctx.render, { merge: true, title: req.label_name });
       if (!pdf) throw new Error('renderPdfLabels returned no PDF');
       await ports.printers.send(printer, { format: 'pdf', labels: [pdf] });
       return { status: 'sent_to_printer_png' };
@@ -158,7 +162,7 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
       // The spec names RFID refusals for 04 and 07 only; an SVG cannot carry a tag either, and printing the
       // label without it would lose the tag silently.
       if (hasRfid(markups)) throw new RfidRequiresZpl('SVG');
-      const svgs = await renderSvgLabels(markups, ctx.render);
+      const svgs = await ctx.outputs.svg(markups, ctx.render);
       const expiresAt = new Date(ports.now().getTime() + ports.svgTtlHours * 3_600_000);
       const saved = await ports.svgFiles.save(svgs, expiresAt);
       const expires = isoWithOffset(expiresAt);
@@ -175,7 +179,7 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
     },
 
     'render-zpl': async (req, markups, ctx) => {
-      const zpl = await renderZplLabels(
+      const zpl = await ctx.outputs.zpl(
         markups,
         { dpi: req.dpi, maxWidthDots: req.max_width_dots, ...compression },
         ctx.render,
@@ -184,8 +188,9 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
     },
 
     'render-pdf': async (req, markups, ctx) => {
-      const pdfs = await renderPdfLabels(markups, ctx.render, { title: req.label_name });
-      // Identical copies share one PDF (see renderPdfLabels): encode each distinct one once.
+      const pdfs = await ctx.outputs.pdf(markups, ctx.render, { title: req.label_name });
+      // Identical copies share one PDF (see renderPdfLabels; a worker's answer keeps that): encode each distinct
+      // one once.
       const encoded = new Map<Uint8Array, string>();
       const labels = pdfs.map((pdf) => {
         let b64 = encoded.get(pdf);
@@ -217,11 +222,19 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
       beforeRender(markups.length, markups);
       if (MARKUP_ONLY.has(route)) {
         const copies = options.sharedCopies ? markups : markups.map((m, i) => (i ? structuredClone(m) : m));
-        const body = await handlers[route](req, copies, { ...ctx, render: ports.render });
+        const body = await handlers[route](req, copies, {
+          ...ctx,
+          render: ports.render,
+          outputs: IN_PROCESS_OUTPUTS,
+        });
         return { body, copies: markups.length, warnings: [] };
       }
       const prepared = await prepareImages(markups, ports.render, ctx.imagePolicy ?? 'strict');
-      const body = await handlers[route](req, prepared.markups, { ...ctx, render: prepared.ports });
+      const body = await handlers[route](req, prepared.markups, {
+        ...ctx,
+        render: prepared.ports,
+        outputs: ctx.outputs ?? IN_PROCESS_OUTPUTS,
+      });
       return { body, copies: markups.length, warnings: prepared.warnings };
     } catch (e) {
       throw mapError(e, {

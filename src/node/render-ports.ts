@@ -30,13 +30,17 @@ export function nodeDeflate(bytes: Uint8Array, rowBytes?: number): Uint8Array {
   return deflateSync(bytes, rowBytes <= Z64_NARROW_MAX_ROW_BYTES ? Z64_NARROW_ROWS : Z64_WIDE_ROWS);
 }
 
-export function nodeRenderPorts(images: ImageLoaderOptions = {}): RenderPorts {
+/** Everything but image loading: what a render worker of `labeldesk serve` uses with images loaded for it. */
+export function nodeOutputPorts(): Omit<RenderPorts, 'loadImages'> {
   return {
     fonts: loadBundledFonts(),
-    loadImages: createImageLoader(images),
     toMonoBitmap: (scene, fonts) => toMonoBitmapFast(scene, fonts),
     renderPng: (scene, fonts, { dpi }) => renderPng(scene, fonts, { dpi }),
     rasterizeSvg: svgImageToPng,
     deflate: nodeDeflate,
   };
+}
+
+export function nodeRenderPorts(images: ImageLoaderOptions = {}): RenderPorts {
+  return { ...nodeOutputPorts(), loadImages: createImageLoader(images) };
 }

@@ -135,11 +135,18 @@ export async function renderZplLabels(
   return { dpi, max_width_dots: maxWidthDots, count: labels.length, labels };
 }
 
+export interface PdfRenderOptions {
+  /** One multi-page PDF of every copy instead of one PDF per copy. */
+  merge?: boolean;
+  title?: string;
+  creationDate?: Date;
+}
+
 /** One vector PDF per copy (spec §2.7), or one multi-page PDF with `merge`. */
 export async function renderPdfLabels(
   markups: readonly Markup[],
   ports: RenderPorts,
-  opts: { merge?: boolean; title?: string; creationDate?: Date } = {},
+  opts: PdfRenderOptions = {},
 ): Promise<Uint8Array[]> {
   if (hasRfid(markups)) throw new RfidRequiresZpl();
   const scenes = await scenesFor(markups, { unit: 'px' }, ports);
@@ -205,3 +212,21 @@ export async function renderPngLabels(
 
 /** Resolves on a later turn of the event loop (timers run after the turn's pending native callbacks). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * The renders of the output stage as one port, so that the edge may run them elsewhere: `labeldesk serve`
+ * sends the heavy ones to a worker thread (server/render-offload.ts). Each takes the ports holding the
+ * request's loaded images, and answers what the function of the same name here answers.
+ */
+export interface OutputStage {
+  zpl(markups: readonly Markup[], opts: ZplRenderOptions, ports: RenderPorts): Promise<ZplResult>;
+  pdf(markups: readonly Markup[], ports: RenderPorts, opts?: PdfRenderOptions): Promise<Uint8Array[]>;
+  svg(markups: readonly Markup[], ports: RenderPorts): Promise<string[]>;
+}
+
+/** The output stage in this thread. */
+export const IN_PROCESS_OUTPUTS: OutputStage = {
+  zpl: renderZplLabels,
+  pdf: renderPdfLabels,
+  svg: renderSvgLabels,
+};

@@ -30,7 +30,7 @@ function packaged(path: string): boolean {
 
 /** The bundles each build script writes by default (the scripts' own defaults, read from them). */
 const BUNDLES: Record<string, string[]> = {
-  'build:cli': ['dist/labeldesk.mjs'],
+  'build:cli': ['dist/labeldesk.mjs', 'dist/render-worker.mjs'],
   'build:renderer': ['dist/renderer/index.html'],
   'build:electron': ['dist/electron/main.mjs', 'dist/electron/preload.cjs'],
   'build:sdk': ['dist/sdk/labeldesk-sdk.js'],

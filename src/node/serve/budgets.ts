@@ -2,7 +2,8 @@
  * The resource budgets of `labeldesk serve`, each checked before the work it bounds: an image's declared
  * pixels (src/layout/images.ts, on its header), the dots a request renders (copies × label dots at its dpi),
  * the bytes of an answer, renders at once per server (a queue; past it 429 with Retry-After), the remote
- * image cache in bytes, and failed authentications. A request that can never fit is a 422 naming the field
+ * image cache in bytes, and failed authentications; and where a render runs (heavy ones in a worker thread,
+ * so that they do not hold the event loop every other request waits on). A request that can never fit is a 422 naming the field
  * and the limit; one that found the server busy is a 429.
  */
 import { availableParallelism } from 'node:os';
@@ -38,6 +39,21 @@ export interface ServerLimits {
    * guesses, each of which costs a scrypt.
    */
   authFailuresPerMinute: number;
+  /**
+   * Worker threads for heavy renders (render-pool.ts): started on the first heavy request, ended after
+   * `renderWorkerIdleMs` without work. 0: every render runs on the event loop.
+   */
+  renderWorkers: number;
+  /**
+   * A render whose estimated work (render-cost.ts: the dots of its distinct labels at its dpi, plus its images
+   * weighted by what decoding and encoding them costs) is above this runs in a worker; at or below, on the event
+   * loop. Chosen by measurement: docs/performance.md, "Renders off the event loop".
+   */
+  heavyRenderDots: number;
+  /** A render worker without work for this long ends (an idle server holds no worker's memory), ms. */
+  renderWorkerIdleMs: number;
+  /** A render worker's JavaScript heap (V8 old generation), MB: past it the worker ends and its request is a 500. */
+  renderWorkerHeapMb: number;
 }
 
 export const DEFAULT_LIMITS: ServerLimits = {
@@ -52,6 +68,12 @@ export const DEFAULT_LIMITS: ServerLimits = {
   imageBytes: 10 * 1024 * 1024,
   imageTimeoutMs: 10_000,
   imageCacheBytes: 32 * 1024 * 1024,
+  renderWorkers: 1,
+  // ~30-50 ms of rendering on the 2-core VM: the bundled labels at 203 and 300 dpi stay on the event loop, the
+  // larger ones at 600 dpi and up go to the worker (docs/performance.md, "Renders off the event loop").
+  heavyRenderDots: 16_000_000,
+  renderWorkerIdleMs: 30_000,
+  renderWorkerHeapMb: 512,
 };
 
 /** Routes that render (the others only resolve a template into markup). */

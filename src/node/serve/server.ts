@@ -47,7 +47,9 @@ import {
 } from './budgets';
 import { jsonBytes } from './json-body';
 import { keyVerifier, type KeyVerifier } from './key-store';
-import { workGate } from './work-gate';
+import { offloadingOutputs } from './render-offload';
+import { renderPool, type PoolEvent, type RenderPool } from './render-pool';
+import { workGate, type GatePlace } from './work-gate';
 import { readSdkAsset, defaultSdkBundle } from './sdk-assets';
 import { svgFiles, type SvgFiles } from './svg-files';
 import { openUsageLedger, type Reservation, type UsageLedger } from './usage-store';
@@ -85,7 +87,10 @@ export interface ServerOptions {
   now?: () => Date;
   /** Where log lines go (JSON, one per line); none = no logging. */
   logStream?: { write(line: string): void };
-  /** Render ports (tests may inject failures); default: bundled fonts, image loader confined to template folders. */
+  /**
+   * Render ports (tests may inject failures); default: bundled fonts, image loader confined to template folders.
+   * Given ports are used for every render in this thread: a render worker could not run them (no workers).
+   */
   renderPorts?: RenderPorts;
   /**
    * Template store; default: bundled + `templatesDir`, listed on every request with synchronous stats (a
@@ -114,6 +119,11 @@ export interface ApiServer {
   sweep(): Promise<number>;
   /** Waits until usage.json holds every request answered so far. */
   flush(): Promise<void>;
+  /**
+   * The render workers now: threads alive (0 when none has been needed for `renderWorkerIdleMs`) and requests
+   * rendering in them or waiting for one.
+   */
+  readonly renderWorkers: { threads: number; jobs: number };
   close(): Promise<void>;
 }
 
@@ -172,6 +182,17 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
   );
   const svgs: SvgFiles = svgFiles(files.svg, now);
   const limiter: RateLimiter = slidingWindowLimiter({ limit: perMinute, now: () => now().getTime() });
+
+  // Heavy renders in worker threads (render-offload.ts); none with injected ports, which a worker cannot run.
+  const pool: RenderPool | undefined =
+    limits.renderWorkers > 0 && !options.renderPorts
+      ? renderPool({
+          size: limits.renderWorkers,
+          idleMs: limits.renderWorkerIdleMs,
+          heapMb: limits.renderWorkerHeapMb,
+          onEvent: (event) => logPoolEvent(log, event),
+        })
+      : undefined;
 
   const imageBase = options.templatesDir ?? bundledTemplatesDir();
   const imageRoots = [
@@ -262,13 +283,17 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
         let reservation: Reservation | undefined;
         try {
           const rendering = RENDERING_ROUTES.has(name);
-          const run = () =>
+          // A heavy render goes to a worker (render-offload.ts), its place among the renders to the next one.
+          const run = (place?: GatePlace) =>
             ops.run(
               name,
               parsed.data as RouteRequest<typeof name>,
               {
                 publicBaseUrl: publicBaseUrl(req),
                 imagePolicy: parsed.data.strict === true ? 'strict' : 'omit',
+                ...(pool && rendering
+                  ? { outputs: offloadingOutputs(pool, limits.heavyRenderDots, place) }
+                  : {}),
               },
               (copies, markups) => {
                 if (rendering) checkOutputDots(parsed.data, markups, limits.outputDots);
@@ -367,6 +392,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
   } catch (e) {
     clearInterval(sweepTimer);
     await app.close();
+    await pool?.close();
     throw e;
   }
   const address = app.server.address();
@@ -380,12 +406,36 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     app,
     sweep: () => svgs.sweep(),
     flush: () => usage.flush(),
+    get renderWorkers() {
+      return { threads: pool?.workers ?? 0, jobs: pool?.jobs ?? 0 };
+    },
     close: async () => {
       clearInterval(sweepTimer);
+      // Workers first: a render still running in one fails at once (500) instead of holding the close.
+      await pool?.close();
       await app.close();
       await usage.flush();
     },
   };
+}
+
+/** Render workers in the log: started and ended with their count, a lost one as an error with its cause. */
+function logPoolEvent(
+  log: (level: 'info' | 'error', fields: Record<string, unknown>, msg: string) => void,
+  event: PoolEvent,
+): void {
+  switch (event.type) {
+    case 'started':
+      log('info', { workers: event.workers }, 'render worker started');
+      return;
+    case 'idle':
+      log('info', { workers: event.workers }, 'render worker ended (idle)');
+      return;
+    case 'lost':
+      // The worker's own error names no request data (an exit code, a heap limit, a class name).
+      log('error', { workers: event.workers, error: event.error.message }, 'render worker lost');
+      return;
+  }
 }
 
 /** The warnings header: a JSON array, every non-ASCII character escaped so the value is a valid header. */

@@ -104,6 +104,38 @@ describe('labeldesk serve', () => {
     );
   });
 
+  test('the bundle starts its render worker from render-worker.mjs beside it, and answers as in process', async () => {
+    const key = JSON.parse((await cli(['keys', 'create', '--json', '--data-dir', dataDir])).stdout) as {
+      key: string;
+      secret: string;
+    };
+    const post = async (url: string) => {
+      const response = await fetch(`${url}/custom-labels/render-zpl`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key.key, 'x-api-secret': key.secret },
+        body: JSON.stringify({ label_name: 'shipping-4x6', amount: 2, apiData: {} }),
+      });
+      return { status: response.status, text: await response.text() };
+    };
+    // Every render in a worker, then none.
+    const offloading = await serve(['--heavy-render-dots', '0']);
+    const inProcess = await serve(['--render-workers', '0']);
+    try {
+      const [a, b] = [await post(offloading.url), await post(inProcess.url)];
+      expect(a.status).toBe(200);
+      expect(a.text).toBe(b.text);
+      expect(offloading.stderr()).toContain('"msg":"render worker started"');
+      expect(inProcess.stderr()).not.toContain('render worker');
+    } finally {
+      offloading.child.kill('SIGTERM');
+      inProcess.child.kill('SIGTERM');
+    }
+    // The worker ends with the server: it exits, and cleanly.
+    expect(await offloading.exit).toBe(0);
+    expect(await inProcess.exit).toBe(0);
+    expect((await cli(['serve', '--render-workers', 'two'])).code).toBe(2);
+  });
+
   test('limits: an allowlist entry that is not a host or range, or a limit that is not a number, is a usage error', async () => {
     const host = await cli(['serve', '--image-host', 'http://logos/']);
     expect(host.code).toBe(2);
