@@ -87,13 +87,16 @@ function webp(d: Uint8Array): DeclaredSize {
 }
 
 function svg(head: string): DeclaredSize {
-  const num = (name: string) => {
-    const m = new RegExp(`<svg[^>]*\\s${name}="([\\d.]+)(px)?"`, 'i').exec(head);
-    return m?.[1] ? Number(m[1]) : undefined;
+  // "1.2.3" or 400 digits match the pattern but are no number (NaN, Infinity): read as not given.
+  const finite = (text: string | undefined) => {
+    const n = text ? Number(text) : NaN;
+    return Number.isFinite(n) ? n : undefined;
   };
+  const num = (name: string) =>
+    finite(new RegExp(`<svg[^>]*\\s${name}="([\\d.]+)(px)?"`, 'i').exec(head)?.[1]);
   const vb = /<svg[^>]*\sviewBox="[\d.\s-]*?([\d.]+)\s+([\d.]+)"/i.exec(head);
-  const width = num('width') ?? (vb?.[1] ? Number(vb[1]) : 100);
-  const height = num('height') ?? (vb?.[2] ? Number(vb[2]) : 100);
+  const width = num('width') ?? finite(vb?.[1]) ?? 100;
+  const height = num('height') ?? finite(vb?.[2]) ?? 100;
   return { format: 'svg', width, height };
 }
 

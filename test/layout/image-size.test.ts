@@ -76,6 +76,20 @@ describe('declaredSize', () => {
     });
     expect(declaredSize(new TextEncoder().encode('hello'))).toBeUndefined();
   });
+  test('an SVG size that is no number ("1.2.3", 400 digits) reads as not given: the viewBox, else 100', () => {
+    const svg = (attrs: string) =>
+      new TextEncoder().encode(`<svg xmlns="http://www.w3.org/2000/svg" ${attrs}/>`);
+    expect(declaredSize(svg('width="1.2.3" height="20" viewBox="0 0 40 30"'))).toEqual({
+      format: 'svg',
+      width: 40,
+      height: 20,
+    });
+    expect(declaredSize(svg(`width="${'9'.repeat(400)}" height="1.2.3"`))).toEqual({
+      format: 'svg',
+      width: 100,
+      height: 100,
+    });
+  });
 });
 
 describe('inspectImage: the absolute cap, before any decode', () => {

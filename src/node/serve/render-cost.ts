@@ -13,9 +13,11 @@
  *    box (copies, grey, dithering): counted as IMAGE_WEIGHT × (canvas + 4 × box) dots. An image under a rotation,
  *    skew or flip sends the whole label through resvg: counted as a canvas and a box of the whole label.
  *  - every image's bytes are encoded into the output (base64 in SVG, streams in PDF) and decoded: ~15–100 ns
- *    a byte, counted as IMAGE_WEIGHT dots a byte.
+ *    a byte, counted as IMAGE_WEIGHT dots a byte; and its pixels are decoded once whatever the output (the PDF
+ *    writer inflates and unfilters a PNG in JavaScript): IMAGE_WEIGHT dots a decoded pixel (a 16 KB PNG can
+ *    declare 2000 × 2000).
  */
-import type { ImageAssets } from '../../layout/images';
+import { decodedPixels, type ImageAssets } from '../../layout/images';
 import type { Markup } from '../../model/schema';
 import { stageToInches } from '../../units/units';
 
@@ -58,7 +60,8 @@ export function renderCost(markups: readonly Markup[], target: CostTarget, image
       dots += IMAGE_WEIGHT * (canvas + 4 * box);
     }
   }
-  for (const image of images.values()) dots += IMAGE_WEIGHT * image.data.byteLength;
+  // Every output decodes each image once (PDF: a PNG is inflated and unfiltered in JavaScript), whatever its box.
+  for (const image of images.values()) dots += IMAGE_WEIGHT * (image.data.byteLength + decodedPixels(image));
   return dots;
 }
 

@@ -51,7 +51,8 @@ export function workGate(running: number, waiting: number, perOwner = Infinity):
   };
   return {
     run(task, owner) {
-      if (active >= running && queue.length + away >= waiting) return 'full';
+      // Every task let in counts until it ends — running, queued, or away with its work elsewhere.
+      if (active + queue.length + away >= running + waiting) return 'full';
       if (owner !== undefined && (held.get(owner) ?? 0) >= perOwner) return 'owner';
       if (owner !== undefined) held.set(owner, (held.get(owner) ?? 0) + 1);
       let holding = true;

@@ -16,7 +16,13 @@ import {
   toWorkerError,
 } from '../../../src/node/serve/render-protocol';
 import { RfidRequiresZpl } from '../../../src/outputs/render';
-import { ImageError, ImageTooLarge, type ImageAssets, type LoadedImage } from '../../../src/layout/images';
+import {
+  decodedPixels,
+  ImageError,
+  ImageTooLarge,
+  type ImageAssets,
+  type LoadedImage,
+} from '../../../src/layout/images';
 import { ElementError } from '../../../src/layout/layout';
 import { resolveOne, resolveShared } from '../../../src/resolve/resolve';
 import type { Markup } from '../../../src/model/schema';
@@ -70,11 +76,12 @@ describe('renderCost', () => {
     const single = renderCost([one], zplAt(203), images);
     expect(renderCost(resolveShared(template, data, 1000), zplAt(203), images)).toBe(single);
     const other = resolveOne(template, { ...data, tracking: '1Z999AA10000000001' });
-    const imageBytes = [...images.values()].reduce((n, i) => n + i.data.byteLength, 0) * IMAGE_WEIGHT;
+    const imageBytes =
+      [...images.values()].reduce((n, i) => n + i.data.byteLength + decodedPixels(i), 0) * IMAGE_WEIGHT;
     expect(renderCost([one, other], zplAt(203), images)).toBeCloseTo(2 * single - imageBytes, 3);
   });
 
-  test('an image counts its canvas and box when rasterised, its bytes always; a turned one the whole label', () => {
+  test('an image counts its canvas and box when rasterised, its bytes and decoded pixels always; a turned one the whole label', () => {
     const stage = { width: 4, height: 6, unit: 'in' as const, background: '#ffffff' };
     const image = {
       type: 'image' as const,
@@ -97,17 +104,23 @@ describe('renderCost', () => {
     const markup = { stage, elements: [image] } as Markup;
     // At 96 dpi a markup px is a dot: canvas 192 × 192 from the corner, box 96 × 96.
     expect(renderCost([markup], { dpi: 96, raster: true, maxWidthDots: 10_000 }, images)).toBe(
-      label * (1 + 1 / 8) + IMAGE_WEIGHT * (192 * 192 + 4 * 96 * 96) + IMAGE_WEIGHT * 1000,
+      label * (1 + 1 / 8) + IMAGE_WEIGHT * (192 * 192 + 4 * 96 * 96) + IMAGE_WEIGHT * (1000 + 10 * 10),
     );
     // Cut at 100 dots: the dots up to the cut and an eighth of all.
     expect(renderCost([markup], { dpi: 96, raster: true, maxWidthDots: 100 }, images)).toBe(
-      100 * 6 * 96 + label / 8 + IMAGE_WEIGHT * (192 * 192 + 4 * 96 * 96) + IMAGE_WEIGHT * 1000,
+      100 * 6 * 96 + label / 8 + IMAGE_WEIGHT * (192 * 192 + 4 * 96 * 96) + IMAGE_WEIGHT * (1000 + 10 * 10),
     );
-    expect(renderCost([markup], { dpi: 96, raster: false }, images)).toBe(label + IMAGE_WEIGHT * 1000);
+    expect(renderCost([markup], { dpi: 96, raster: false }, images)).toBe(
+      label + IMAGE_WEIGHT * (1000 + 10 * 10),
+    );
     const turned = { stage, elements: [{ ...image, rotation: 90 }] } as Markup;
     expect(renderCost([turned], { dpi: 96, raster: true, maxWidthDots: 10_000 }, images)).toBe(
-      label * (1 + 1 / 8) + IMAGE_WEIGHT * 5 * label + IMAGE_WEIGHT * 1000,
+      label * (1 + 1 / 8) + IMAGE_WEIGHT * 5 * label + IMAGE_WEIGHT * (1000 + 10 * 10),
     );
+    // A small file declaring many pixels (a 16 KB PNG of 2000 × 2000) is heavy for PDF and SVG too: the
+    // writer decodes it on whichever thread renders.
+    const declared = new Map([['logo.png', { mime: 'image/png' as const, data, width: 2000, height: 2000 }]]);
+    expect(renderCost([markup], { dpi: 203, raster: false }, declared)).toBeGreaterThan(HEAVY);
     const hidden = { stage, elements: [{ ...image, visible: false }] } as Markup;
     expect(renderCost([hidden], { dpi: 96, raster: true, maxWidthDots: 10_000 }, new Map())).toBe(
       label * (1 + 1 / 8),

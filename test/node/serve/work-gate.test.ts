@@ -65,6 +65,20 @@ describe('workGate', () => {
     ]);
   });
 
+  test('tasks away in a worker still count: the gate never holds more than running + waiting', async () => {
+    const gate = workGate(1, 1);
+    const never = later<void>();
+    // Each goes elsewhere at once, giving its running place to the next: the first two fill the gate.
+    const a = gate.run(async (place) => place.elsewhere(() => never.promise));
+    await tick();
+    const b = gate.run(async (place) => place.elsewhere(() => never.promise));
+    await tick();
+    expect(gate.run(async () => undefined)).toBe('full');
+    never.resolve();
+    await Promise.all([a, b]);
+    await expect(gate.run(async () => 'in again') as Promise<string>).resolves.toBe('in again');
+  });
+
   test('work elsewhere that fails still gives the places back', async () => {
     const gate = workGate(1, 0, 1);
     const failed = gate.run(async (place) => place.elsewhere(async () => Promise.reject(new Error('lost'))));
