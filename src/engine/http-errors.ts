@@ -18,7 +18,11 @@ import { RfidRequiresZpl } from '../outputs/render';
 /** The statuses the spec allows (§7), plus 405 for a wrong method and 403 for a CORS preflight from an unlisted origin. */
 export type ApiStatus = 401 | 403 | 404 | 405 | 422 | 429 | 500;
 
-export class ApiError extends Error {
+/**
+ * A failure as the HTTP face answers it: a status and a message naming the problem and the request field. (The
+ * client side has its own, unrelated `ApiError` in src/backends/errors.ts: what a hosted service answered.)
+ */
+export class HttpError extends Error {
   constructor(
     readonly status: ApiStatus,
     message: string,
@@ -32,7 +36,7 @@ export class ApiError extends Error {
     } = {},
   ) {
     super(message, { cause: extras.cause });
-    this.name = 'ApiError';
+    this.name = 'HttpError';
     this.headers = extras.headers ?? {};
   }
 
@@ -46,13 +50,13 @@ export class ApiError extends Error {
 }
 
 /** A zod failure on a request body → 422 naming every problem; `field` is the first one's path. */
-export function invalidRequest(error: z.ZodError): ApiError {
+export function invalidRequest(error: z.ZodError): HttpError {
   const problems = error.issues.map((issue) => {
     const path = formatPath(issue.path);
     return { path, text: path ? `${path}: ${issue.message}` : issue.message };
   });
   const first = problems[0];
-  return new ApiError(
+  return new HttpError(
     422,
     problems.map((p) => p.text).join('; ') || 'invalid request',
     first?.path || undefined,
@@ -91,26 +95,26 @@ export interface FailureContext {
  *  - a printer that cannot be reached or refuses the job → 500 naming the printer (a retry may succeed);
  *  - anything else → 500 without details (they stay in the server's log).
  */
-export function toApiError(e: unknown, ctx: FailureContext): ApiError {
-  if (e instanceof ApiError) return e;
-  if (e instanceof TemplateNotFound) return new ApiError(ctx.unknownTemplateStatus, e.message, 'label_name');
-  if (e instanceof ResolveError) return new ApiError(422, e.message, e.field);
-  if (e instanceof RfidRequiresZpl) return new ApiError(422, e.message, 'label_name');
+export function toHttpError(e: unknown, ctx: FailureContext): HttpError {
+  if (e instanceof HttpError) return e;
+  if (e instanceof TemplateNotFound) return new HttpError(ctx.unknownTemplateStatus, e.message, 'label_name');
+  if (e instanceof ResolveError) return new HttpError(422, e.message, e.field);
+  if (e instanceof RfidRequiresZpl) return new HttpError(422, e.message, 'label_name');
   if (e instanceof ElementError) {
     const fields = ctx.template ? fieldsOfElement(ctx.template, e.element) : [];
     const from = fields.length ? ` (value from ${fields.join(', ')})` : '';
-    return new ApiError(422, `${e.message}${from}`, fields[0] ?? 'label_name');
+    return new HttpError(422, `${e.message}${from}`, fields[0] ?? 'label_name');
   }
   if (e instanceof ImageError) {
     // Images are loaded before layout, so the error knows the URL only; name the element(s) showing it.
     const index = ctx.markups?.[0]?.elements.findIndex((el) => el.type === 'image' && el.url === e.url) ?? -1;
-    if (index < 0) return new ApiError(422, e.message, 'label_name');
+    if (index < 0) return new HttpError(422, e.message, 'label_name');
     const fields = ctx.template ? fieldsOfElement(ctx.template, index) : [];
     const from = fields.length ? ` (value from ${fields.join(', ')})` : '';
-    return new ApiError(422, `elements[${index}] (image): ${e.message}${from}`, fields[0] ?? 'label_name');
+    return new HttpError(422, `elements[${index}] (image): ${e.message}${from}`, fields[0] ?? 'label_name');
   }
   if (e instanceof UnknownPrinter) {
-    return new ApiError(
+    return new HttpError(
       422,
       `printer_id: no printer ${e.id} is registered in the printers file`,
       'printer_id',
@@ -118,7 +122,7 @@ export function toApiError(e: unknown, ctx: FailureContext): ApiError {
   }
   if (e instanceof PrinterRefusesFormat) {
     const { id, name, uri } = e.printer;
-    return new ApiError(
+    return new HttpError(
       422,
       e.format === 'zpl'
         ? `printer_id: printer ${id} ("${name}") does not take ZPL; use print-relay-pdf`
@@ -126,8 +130,8 @@ export function toApiError(e: unknown, ctx: FailureContext): ApiError {
       'printer_id',
     );
   }
-  if (e instanceof PrinterUnavailable) return new ApiError(500, e.message, 'printer_id', { cause: e });
-  return new ApiError(
+  if (e instanceof PrinterUnavailable) return new HttpError(500, e.message, 'printer_id', { cause: e });
+  return new HttpError(
     500,
     'the render failed on the server; retry once, then report it with the time of the request',
     undefined,

@@ -2,13 +2,13 @@
  * The seven operations of the API (spec §4) done by the bundled engine, over ports: templates, render ports,
  * the print relay and SVG storage come in, so this module is pure and the HTTP face only parses, authenticates
  * and serialises. Each operation takes a request already validated by its zod schema (api-contract.ts) and
- * returns the result body, or throws; `toApiError` turns what it throws into the spec's status.
+ * returns the result body, or throws; `toHttpError` turns what it throws into the spec's status.
  */
 import { resolveShared } from '../resolve/resolve';
 import type { Markup, Template } from '../model/schema';
 import type { TemplateStore } from '../model/store';
 import { API_ROUTES, type RouteName, type RouteRequest, type RouteResult } from '../label-api/contract';
-import { toApiError, type FailureContext } from './http-errors';
+import { toHttpError, type FailureContext } from './http-errors';
 import { prepareImages, type ImagePolicy } from './incomplete-markup';
 import {
   PrinterRefusesFormat,
@@ -56,7 +56,7 @@ export interface OperationOptions {
   /** ZPL graphic encoding (routes 03, 06), default z64. */
   zplCompression?: GfaCompression;
   /**
-   * What `run` throws for a failure, given what it threw; default toApiError (the HTTP face's statuses). The
+   * What `run` throws for a failure, given what it threw; default toHttpError (the HTTP face's statuses). The
    * local backend (src/backends/local-backend.ts) maps to the client's error types instead.
    */
   mapError?: (e: unknown, failure: FailureContext) => unknown;
@@ -107,7 +107,7 @@ function defaultMaxWidthDots(dpi: number): number {
 
 /** The seven operations bound to their ports. */
 export function createOperations(ports: EnginePorts, options: OperationOptions = {}) {
-  const mapError = options.mapError ?? toApiError;
+  const mapError = options.mapError ?? toHttpError;
   const compression = options.zplCompression ? { compression: options.zplCompression } : {};
 
   async function findPrinter(id: number): Promise<RelayPrinter> {
@@ -203,7 +203,7 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
 
   /**
    * Runs one route: finds the template by name (on every request, spec §1 rule 2), resolves it, and runs the
-   * route's operation. Throws what `mapError` makes of a failure (ApiError by default). `beforeRender` runs once
+   * route's operation. Throws what `mapError` makes of a failure (HttpError by default). `beforeRender` runs once
    * the copies are known (allowance check).
    */
   async function run<R extends RouteName>(

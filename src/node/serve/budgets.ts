@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { RouteName } from '../../label-api/contract';
-import { ApiError } from '../../engine/http-errors';
+import { HttpError } from '../../engine/http-errors';
 import { DEFAULT_IMAGE_BUDGET } from '../../layout/images';
 import type { Markup } from '../../model/schema';
 import { stageToInches } from '../../units/units';
@@ -109,7 +109,7 @@ export function checkOutputDots(request: object, markups: readonly Markup[], lim
   if (total <= limit) return;
   const perCopy = total / Math.max(1, markups.length);
   const fits = Math.floor(limit / perCopy);
-  throw new ApiError(
+  throw new HttpError(
     422,
     `amount: ${markups.length} ${markups.length === 1 ? 'copy' : 'copies'} at ${dpi} dpi come to ${fmt(total)} dots, more than the limit of ${fmt(limit)} per request; ` +
       (fits > 0
@@ -139,7 +139,7 @@ export function checkResponseBytes(body: unknown, copies: number, limit: number)
   const bytes = estimateBodyBytes(body);
   if (bytes <= limit) return;
   const fits = Math.floor((limit / bytes) * copies);
-  throw new ApiError(
+  throw new HttpError(
     422,
     `amount: the answer for ${copies} ${copies === 1 ? 'copy' : 'copies'} would be ${fmtBytes(bytes)}, more than the limit of ${fmtBytes(limit)}; ` +
       (fits > 0 ? `send at most ${fits} copies per request` : 'make the label smaller or simpler'),
@@ -148,8 +148,8 @@ export function checkResponseBytes(body: unknown, copies: number, limit: number)
 }
 
 /** The 429 for a full render queue, or for a key holding its share of it. */
-export function serverBusy(why: 'full' | 'owner', limits: ServerLimits): ApiError {
-  return new ApiError(
+export function serverBusy(why: 'full' | 'owner', limits: ServerLimits): HttpError {
+  return new HttpError(
     429,
     why === 'full'
       ? `the server is busy: ${limits.rendersWaiting} renders are already waiting; retry in 1 s`

@@ -24,7 +24,7 @@ import {
   aliasesOf,
   type RouteRequest,
 } from '../../label-api/contract';
-import { ApiError, invalidRequest } from '../../engine/http-errors';
+import { HttpError, invalidRequest } from '../../engine/http-errors';
 import { openApiDocument } from '../../label-api/openapi';
 import { createOperations } from '../../engine/operations';
 import type { PrinterGateway } from '../../engine/printer-gateway';
@@ -250,12 +250,12 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     const key = req.headers['x-api-key'];
     const secret = req.headers['x-api-secret'];
     if (typeof key !== 'string' || typeof secret !== 'string' || !key || !secret) {
-      throw new ApiError(401, 'the X-API-KEY and X-API-SECRET headers are required');
+      throw new HttpError(401, 'the X-API-KEY and X-API-SECRET headers are required');
     }
     const verdict = await keys.verify(key, secret, req.ip);
     if (verdict.outcome === 'throttled') throw tooMany(verdict.retryAfterSeconds, AUTH_THROTTLED[verdict.by]);
     if (verdict.outcome === 'wrong') {
-      throw new ApiError(401, 'the API key or secret is wrong, or the secret has been regenerated');
+      throw new HttpError(401, 'the API key or secret is wrong, or the secret has been regenerated');
     }
     const record = verdict.record;
     req.apiKey = record.key;
@@ -323,11 +323,11 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     async (req, reply) => {
       const path = req.query.path;
       if (typeof path !== 'string' || !path) {
-        throw new ApiError(422, 'the path query parameter is required (files[].path of export-svg)', 'path');
+        throw new HttpError(422, 'the path query parameter is required (files[].path of export-svg)', 'path');
       }
       const token = svgs.tokenOfPath(path);
       const file = token === undefined ? undefined : await svgs.read(token);
-      if (!file) throw new ApiError(404, 'no such file, or it has expired', 'path');
+      if (!file) throw new HttpError(404, 'no such file, or it has expired', 'path');
       return sendSvg(reply, file);
     },
   );
@@ -336,7 +336,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     method: ['GET', 'PUT', 'DELETE', 'PATCH'],
     url: `${API_PREFIX}:route`,
     handler: async () => {
-      throw new ApiError(405, `the API's routes take POST only (spec §4)`, undefined, {
+      throw new HttpError(405, `the API's routes take POST only (spec §4)`, undefined, {
         headers: { Allow: 'POST, OPTIONS' },
       });
     },
@@ -358,14 +358,14 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
 
   app.get<{ Params: { token: string } }>('/files/svg/:token', async (req, reply) => {
     const file = await svgs.read(req.params.token);
-    if (!file) throw new ApiError(404, 'no such file, or it has expired');
+    if (!file) throw new HttpError(404, 'no such file, or it has expired');
     return sendSvg(reply, file);
   });
 
   app.get<{ Params: { '*': string } }>('/sdk/*', async (req, reply) => {
     const asset = await readSdkAsset(req.params['*'], sdkBundle);
     if (!asset) {
-      throw new ApiError(
+      throw new HttpError(
         404,
         req.params['*'] === 'labeldesk-sdk.js'
           ? 'the SDK is not built: run npm run build:sdk'
@@ -453,8 +453,8 @@ const AUTH_THROTTLED = {
   busy: 'the server is busy checking secrets',
 } as const;
 
-function tooMany(retryAfterSeconds: number, why: string): ApiError {
-  return new ApiError(429, `${why}; retry in ${retryAfterSeconds} s`, undefined, {
+function tooMany(retryAfterSeconds: number, why: string): HttpError {
+  return new HttpError(429, `${why}; retry in ${retryAfterSeconds} s`, undefined, {
     headers: { 'Retry-After': String(retryAfterSeconds) },
   });
 }
@@ -469,26 +469,26 @@ function installBodyParser(app: FastifyInstance): void {
     try {
       text = utf8.decode(body);
     } catch {
-      done(new ApiError(422, 'the request body is not valid UTF-8'), undefined);
+      done(new HttpError(422, 'the request body is not valid UTF-8'), undefined);
       return;
     }
     parseJson(req, text, done);
   });
   app.addContentTypeParser('*', (_req, _payload, done) => {
-    done(new ApiError(422, 'Content-Type must be application/json'), undefined);
+    done(new HttpError(422, 'Content-Type must be application/json'), undefined);
   });
 }
 
 /** Maps Fastify's own errors to the spec's statuses; answers everything as JSON. */
 function installErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler(async (req) => {
-    throw new ApiError(
+    throw new HttpError(
       404,
       `no route ${req.method} ${req.url.split('?')[0]?.slice(0, 100)}: the API's routes are POST ${API_PREFIX}<route>`,
     );
   });
   app.setErrorHandler(async (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
-    const api = error instanceof ApiError ? error : fromFastifyError(error, app);
+    const api = error instanceof HttpError ? error : fromFastifyError(error, app);
     if (api.status === 500) {
       const cause = (api.cause ?? error) as Error | undefined;
       // The class and stack frames, never the message: it may quote a field value or an image URL.
@@ -505,25 +505,25 @@ function installErrorHandling(app: FastifyInstance): void {
   });
 }
 
-function fromFastifyError(error: unknown, app: FastifyInstance): ApiError {
+function fromFastifyError(error: unknown, app: FastifyInstance): HttpError {
   const e = error as { code?: string; statusCode?: number };
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(
+      return new HttpError(
         422,
         `the request body is too large: the limit is ${app.initialConfig.bodyLimit} bytes`,
       );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new ApiError(422, 'the request body is empty: send a JSON object');
+      return new HttpError(422, 'the request body is empty: send a JSON object');
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new ApiError(422, 'the request body is not valid JSON');
+      return new HttpError(422, 'the request body is not valid JSON');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(422, 'Content-Type must be application/json');
+      return new HttpError(422, 'Content-Type must be application/json');
     default:
       if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-        return new ApiError(422, 'the request is malformed');
+        return new HttpError(422, 'the request is malformed');
       }
-      return new ApiError(500, 'the server failed; retry once', undefined, { cause: error });
+      return new HttpError(500, 'the server failed; retry once', undefined, { cause: error });
   }
 }
 
@@ -546,7 +546,7 @@ function installCors(app: FastifyInstance, origins: ReadonlySet<string>): void {
   app.options(`${API_PREFIX}*`, async (req, reply) => {
     const origin = req.headers.origin;
     if (!allowed(origin)) {
-      throw new ApiError(
+      throw new HttpError(
         403,
         `origin ${origin ?? '(none)'} may not call this API from a browser (labeldesk serve --cors-origin)`,
       );

@@ -7,7 +7,7 @@
  * writes it after each counted request (atomically; writes that pile up are coalesced into one).
  */
 import { z } from 'zod';
-import { ApiError } from '../../engine/http-errors';
+import { HttpError } from '../../engine/http-errors';
 import type { RouteName } from '../../label-api/contract';
 import { serialQueue } from '../../base/serial-queue';
 import {
@@ -47,7 +47,7 @@ export interface Reservation {
 export interface UsageLedger {
   /**
    * Holds `copies` against the key's allowance (undefined = unlimited) until commit or release, so concurrent
-   * requests cannot overdraw it. Throws ApiError 422 (field `amount`) when they do not fit.
+   * requests cannot overdraw it. Throws HttpError 422 (field `amount`) when they do not fit.
    */
   reserve(key: string, copies: number, allowance: number | undefined): Reservation;
   /** Waits for pending writes. */
@@ -80,7 +80,7 @@ export async function openUsageLedger(file: string, onError: (e: unknown) => voi
       if (allowance !== undefined) {
         const left = allowance - copiesOf(usage, key) - held;
         if (copies > left) {
-          throw new ApiError(
+          throw new HttpError(
             422,
             `amount: ${copies} ${copies === 1 ? 'copy exceeds' : 'copies exceed'} the print allowance of this API key (${Math.max(0, left)} of ${allowance} left)`,
             'amount',
