@@ -5,7 +5,12 @@
  * give the same bytes: the worker runs the same output stage on the same markups, fonts and images (loaded
  * here, under the server's address policy and budgets), and its errors come back as the same classes.
  */
-import { collectImageUrls, DEFAULT_IMAGE_BUDGET, type ImageAssets } from '../../layout/images';
+import {
+  checkImageBudget,
+  collectImageUrls,
+  DEFAULT_IMAGE_BUDGET,
+  type ImageAssets,
+} from '../../layout/images';
 import type { Markup } from '../../model/schema';
 import {
   DPI_RANGE,
@@ -44,6 +49,14 @@ export function offloadingOutputs(pool: RenderPool, heavyRenderDots: number, pla
     } catch {
       return undefined; // the render here fails the same way, with its own error
     }
+    // An image over its budget (a decompression bomb) is refused here, from its header, as the render here
+    // would: no worker is started for a request that can never succeed.
+    checkImageBudget(
+      images,
+      distinct,
+      target.raster ? { unit: 'dots', dpi: target.dpi } : { unit: 'px' },
+      ports.imageBudget,
+    );
     return renderCost(markups, target, images) > heavyRenderDots ? images : undefined;
   }
 

@@ -283,6 +283,28 @@ describe('the pool’s life', () => {
     expect(h.server.renderWorkers.threads).toBe(0);
   });
 
+  test("an image over its label's budget is refused from its header before the estimate: no worker starts for it", async () => {
+    // Every render is "heavy" here: only the budget check before the estimate keeps a 4000 × 4000 image on a
+    // 2 × 1 in label (under the loader's absolute cap, over the label's budget) out of a worker.
+    const h = await startHarness({ limits: { heavyRenderDots: 0 } });
+    try {
+      await addTemplates(h);
+      for (const route of ['render-zpl', 'render-pdf', 'export-svg']) {
+        const answer = await h.post(route, {
+          label_name: 'logo-2x1',
+          apiData: { logo: 'huge.png' },
+          amount: 1,
+        });
+        expect(answer.status).toBe(422);
+        expect(String(answer.json.message)).toMatch(/4000 × 4000/);
+      }
+      expect(h.server.renderWorkers.threads).toBe(0);
+      expect(h.logs.some((l) => l.includes('"render worker started"'))).toBe(false);
+    } finally {
+      await h.close();
+    }
+  });
+
   test('closing the server ends its workers, a render in one included', async () => {
     const h = await startHarness();
     const heavy = h.post('render-zpl', A4_1200).then(
