@@ -8,24 +8,17 @@
  * allowance) → 500. Budgets and their defaults: budgets.ts.
  * Every answer of the API — errors, unknown routes, wrong methods — is JSON.
  */
-import Fastify, {
-  LogController,
-  type FastifyInstance,
-  type FastifyReply,
-  type FastifyRequest,
-} from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { RenderPorts } from '../../outputs/render';
 import {
   API_PREFIX,
   API_ROUTES,
-  DOWNLOAD_SVG_ROUTE,
   ROUTE_NAMES,
   WARNINGS_HEADER,
   aliasesOf,
   type RouteRequest,
 } from '../../label-api/contract';
 import { HttpError, invalidRequest } from '../../engine/http-errors';
-import { openApiDocument } from '../../label-api/openapi';
 import { createOperations } from '../../engine/operations';
 import type { PrinterGateway } from '../../engine/printer-gateway';
 import { slidingWindowLimiter, type RateLimiter } from './rate-limit';
@@ -50,9 +43,19 @@ import { keyVerifier, type KeyVerifier } from './key-store';
 import { offloadingOutputs } from './render-offload';
 import { renderPool, type PoolEvent, type RenderPool } from './render-pool';
 import { workGate, type GatePlace } from './work-gate';
-import { readSdkAsset, defaultSdkBundle } from './sdk-assets';
+import { defaultSdkBundle } from './sdk-assets';
 import { svgFiles, type SvgFiles } from './svg-files';
 import { openUsageLedger, type Reservation, type UsageLedger } from './usage-store';
+import { installFileRoutes } from './file-routes';
+import {
+  AUTH_THROTTLED,
+  installBodyParser,
+  installCors,
+  installErrorHandling,
+  JSON_TYPE,
+  tooMany,
+  warningsHeader,
+} from './http-plumbing';
 
 export const DEFAULTS = {
   host: '127.0.0.1',
@@ -136,7 +139,6 @@ declare module 'fastify' {
   }
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
 /** Builds and starts the server. Close it with `close()` (also stops timers and flushes the usage ledger). */
@@ -316,69 +318,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     }
   }
 
-  // The hosted API client's SVG download: the storage path of files[].path, with the key and secret.
-  app.get<{ Querystring: { path?: unknown } }>(
-    `${API_PREFIX}${DOWNLOAD_SVG_ROUTE}`,
-    { onRequest: authenticate },
-    async (req, reply) => {
-      const path = req.query.path;
-      if (typeof path !== 'string' || !path) {
-        throw new HttpError(422, 'the path query parameter is required (files[].path of export-svg)', 'path');
-      }
-      const token = svgs.tokenOfPath(path);
-      const file = token === undefined ? undefined : await svgs.read(token);
-      if (!file) throw new HttpError(404, 'no such file, or it has expired', 'path');
-      return sendSvg(reply, file);
-    },
-  );
-
-  app.route({
-    method: ['GET', 'PUT', 'DELETE', 'PATCH'],
-    url: `${API_PREFIX}:route`,
-    handler: async () => {
-      throw new HttpError(405, `the API's routes take POST only (spec §4)`, undefined, {
-        headers: { Allow: 'POST, OPTIONS' },
-      });
-    },
-  });
-
-  const openApi = JSON.stringify(openApiDocument(), null, 2);
-  app.get('/openapi.json', async (_req, reply) => reply.type(JSON_TYPE).send(openApi));
-
-  function sendSvg(reply: FastifyReply, file: { svg: Buffer; expiresAt: Date }): FastifyReply {
-    const seconds = Math.max(0, Math.floor((file.expiresAt.getTime() - now().getTime()) / 1000));
-    return reply
-      .type('image/svg+xml')
-      .header('Cache-Control', `private, max-age=${seconds}`)
-      .header('Content-Security-Policy', "default-src 'none'; img-src data:; style-src 'unsafe-inline'")
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Access-Control-Allow-Origin', '*')
-      .send(file.svg);
-  }
-
-  app.get<{ Params: { token: string } }>('/files/svg/:token', async (req, reply) => {
-    const file = await svgs.read(req.params.token);
-    if (!file) throw new HttpError(404, 'no such file, or it has expired');
-    return sendSvg(reply, file);
-  });
-
-  app.get<{ Params: { '*': string } }>('/sdk/*', async (req, reply) => {
-    const asset = await readSdkAsset(req.params['*'], sdkBundle);
-    if (!asset) {
-      throw new HttpError(
-        404,
-        req.params['*'] === 'labeldesk-sdk.js'
-          ? 'the SDK is not built: run npm run build:sdk'
-          : 'no such SDK file',
-      );
-    }
-    return reply
-      .type(asset.contentType)
-      .header('Access-Control-Allow-Origin', '*')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Cache-Control', 'no-cache')
-      .send(asset.body);
-  });
+  installFileRoutes(app, { svgs, now, sdkBundle, authenticate });
 
   const sweepTimer = setInterval(() => {
     svgs.sweep().catch((e: unknown) => log('error', { error: (e as Error).name }, 'SVG sweep failed'));
@@ -436,126 +376,4 @@ function logPoolEvent(
       log('error', { workers: event.workers, error: event.error.message }, 'render worker lost');
       return;
   }
-}
-
-/** The warnings header: a JSON array, every non-ASCII character escaped so the value is a valid header. */
-function warningsHeader(warnings: readonly string[]): string {
-  return JSON.stringify(warnings.slice(0, 50)).replace(
-    /[^\x20-\x7e]/g,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-}
-
-/** Why a secret was not checked (key-store.ts): a verified secret is never refused this way. */
-const AUTH_THROTTLED = {
-  address: 'too many failed authentications from this address',
-  key: 'too many failed authentications for this API key',
-  busy: 'the server is busy checking secrets',
-} as const;
-
-function tooMany(retryAfterSeconds: number, why: string): HttpError {
-  return new HttpError(429, `${why}; retry in ${retryAfterSeconds} s`, undefined, {
-    headers: { 'Retry-After': String(retryAfterSeconds) },
-  });
-}
-
-/** JSON bodies only, strictly UTF-8; `__proto__` keys are dropped. Every failure is a 422 naming the problem. */
-function installBodyParser(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('remove', 'remove');
-  const utf8 = new TextDecoder('utf-8', { fatal: true });
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
-    let text: string;
-    try {
-      text = utf8.decode(body);
-    } catch {
-      done(new HttpError(422, 'the request body is not valid UTF-8'), undefined);
-      return;
-    }
-    parseJson(req, text, done);
-  });
-  app.addContentTypeParser('*', (_req, _payload, done) => {
-    done(new HttpError(422, 'Content-Type must be application/json'), undefined);
-  });
-}
-
-/** Maps Fastify's own errors to the spec's statuses; answers everything as JSON. */
-function installErrorHandling(app: FastifyInstance): void {
-  app.setNotFoundHandler(async (req) => {
-    throw new HttpError(
-      404,
-      `no route ${req.method} ${req.url.split('?')[0]?.slice(0, 100)}: the API's routes are POST ${API_PREFIX}<route>`,
-    );
-  });
-  app.setErrorHandler(async (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
-    const api = error instanceof HttpError ? error : fromFastifyError(error, app);
-    if (api.status === 500) {
-      const cause = (api.cause ?? error) as Error | undefined;
-      // The class and stack frames, never the message: it may quote a field value or an image URL.
-      req.log.error(
-        {
-          route: req.routeOptions.url,
-          error: cause?.name,
-          stack: cause?.stack?.split('\n').slice(1, 8).join('\n'),
-        },
-        'request failed',
-      );
-    }
-    return reply.code(api.status).headers(api.headers).type(JSON_TYPE).send(api.toBody());
-  });
-}
-
-function fromFastifyError(error: unknown, app: FastifyInstance): HttpError {
-  const e = error as { code?: string; statusCode?: number };
-  switch (e.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new HttpError(
-        422,
-        `the request body is too large: the limit is ${app.initialConfig.bodyLimit} bytes`,
-      );
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new HttpError(422, 'the request body is empty: send a JSON object');
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return new HttpError(422, 'the request body is not valid JSON');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new HttpError(422, 'Content-Type must be application/json');
-    default:
-      if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-        return new HttpError(422, 'the request is malformed');
-      }
-      return new HttpError(500, 'the server failed; retry once', undefined, { cause: error });
-  }
-}
-
-/**
- * CORS for the SDK (spec §4.2): its page is on another origin and sends custom headers, so browsers ask first
- * (OPTIONS). Only configured origins get an answer they accept.
- */
-function installCors(app: FastifyInstance, origins: ReadonlySet<string>): void {
-  const allowed = (origin: string | undefined): origin is string =>
-    origin !== undefined && (origins.has('*') || origins.has(origin));
-  app.addHook('onRequest', async (req, reply) => {
-    const origin = req.headers.origin;
-    if (req.url.startsWith(API_PREFIX) && allowed(origin)) {
-      reply
-        .header('Access-Control-Allow-Origin', origin)
-        .header('Vary', 'Origin')
-        .header('Access-Control-Expose-Headers', `Retry-After, ${WARNINGS_HEADER}`);
-    }
-  });
-  app.options(`${API_PREFIX}*`, async (req, reply) => {
-    const origin = req.headers.origin;
-    if (!allowed(origin)) {
-      throw new HttpError(
-        403,
-        `origin ${origin ?? '(none)'} may not call this API from a browser (labeldesk serve --cors-origin)`,
-      );
-    }
-    return reply
-      .code(204)
-      .header('Access-Control-Allow-Methods', 'GET, POST')
-      .header('Access-Control-Allow-Headers', 'Content-Type, X-API-KEY, X-API-SECRET')
-      .header('Access-Control-Max-Age', '600')
-      .send();
-  });
 }

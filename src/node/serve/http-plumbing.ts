@@ -1,0 +1,132 @@
+/**
+ * Node-only: the Fastify plumbing of `labeldesk serve` that is not a route: strict JSON bodies, every error and
+ * unknown route answered as the spec's JSON, CORS for the SDK, the 429 and warnings headers (server.ts wires
+ * them).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { API_PREFIX, WARNINGS_HEADER } from '../../label-api/contract';
+import { HttpError } from '../../engine/http-errors';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The warnings header: a JSON array, every non-ASCII character escaped so the value is a valid header. */
+export function warningsHeader(warnings: readonly string[]): string {
+  return JSON.stringify(warnings.slice(0, 50)).replace(
+    /[^\x20-\x7e]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+/** Why a secret was not checked (key-store.ts): a verified secret is never refused this way. */
+export const AUTH_THROTTLED = {
+  address: 'too many failed authentications from this address',
+  key: 'too many failed authentications for this API key',
+  busy: 'the server is busy checking secrets',
+} as const;
+
+export function tooMany(retryAfterSeconds: number, why: string): HttpError {
+  return new HttpError(429, `${why}; retry in ${retryAfterSeconds} s`, undefined, {
+    headers: { 'Retry-After': String(retryAfterSeconds) },
+  });
+}
+
+/** JSON bodies only, strictly UTF-8; `__proto__` keys are dropped. Every failure is a 422 naming the problem. */
+export function installBodyParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('remove', 'remove');
+  const utf8 = new TextDecoder('utf-8', { fatal: true });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body: Buffer, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body);
+    } catch {
+      done(new HttpError(422, 'the request body is not valid UTF-8'), undefined);
+      return;
+    }
+    parseJson(req, text, done);
+  });
+  app.addContentTypeParser('*', (_req, _payload, done) => {
+    done(new HttpError(422, 'Content-Type must be application/json'), undefined);
+  });
+}
+
+/** Maps Fastify's own errors to the spec's statuses; answers everything as JSON. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setNotFoundHandler(async (req) => {
+    throw new HttpError(
+      404,
+      `no route ${req.method} ${req.url.split('?')[0]?.slice(0, 100)}: the API's routes are POST ${API_PREFIX}<route>`,
+    );
+  });
+  app.setErrorHandler(async (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
+    const api = error instanceof HttpError ? error : fromFastifyError(error, app);
+    if (api.status === 500) {
+      const cause = (api.cause ?? error) as Error | undefined;
+      // The class and stack frames, never the message: it may quote a field value or an image URL.
+      req.log.error(
+        {
+          route: req.routeOptions.url,
+          error: cause?.name,
+          stack: cause?.stack?.split('\n').slice(1, 8).join('\n'),
+        },
+        'request failed',
+      );
+    }
+    return reply.code(api.status).headers(api.headers).type(JSON_TYPE).send(api.toBody());
+  });
+}
+
+function fromFastifyError(error: unknown, app: FastifyInstance): HttpError {
+  const e = error as { code?: string; statusCode?: number };
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new HttpError(
+        422,
+        `the request body is too large: the limit is ${app.initialConfig.bodyLimit} bytes`,
+      );
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new HttpError(422, 'the request body is empty: send a JSON object');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new HttpError(422, 'the request body is not valid JSON');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new HttpError(422, 'Content-Type must be application/json');
+    default:
+      if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+        return new HttpError(422, 'the request is malformed');
+      }
+      return new HttpError(500, 'the server failed; retry once', undefined, { cause: error });
+  }
+}
+
+/**
+ * CORS for the SDK (spec §4.2): its page is on another origin and sends custom headers, so browsers ask first
+ * (OPTIONS). Only configured origins get an answer they accept.
+ */
+export function installCors(app: FastifyInstance, origins: ReadonlySet<string>): void {
+  const allowed = (origin: string | undefined): origin is string =>
+    origin !== undefined && (origins.has('*') || origins.has(origin));
+  app.addHook('onRequest', async (req, reply) => {
+    const origin = req.headers.origin;
+    if (req.url.startsWith(API_PREFIX) && allowed(origin)) {
+      reply
+        .header('Access-Control-Allow-Origin', origin)
+        .header('Vary', 'Origin')
+        .header('Access-Control-Expose-Headers', `Retry-After, ${WARNINGS_HEADER}`);
+    }
+  });
+  app.options(`${API_PREFIX}*`, async (req, reply) => {
+    const origin = req.headers.origin;
+    if (!allowed(origin)) {
+      throw new HttpError(
+        403,
+        `origin ${origin ?? '(none)'} may not call this API from a browser (labeldesk serve --cors-origin)`,
+      );
+    }
+    return reply
+      .code(204)
+      .header('Access-Control-Allow-Methods', 'GET, POST')
+      .header('Access-Control-Allow-Headers', 'Content-Type, X-API-KEY, X-API-SECRET')
+      .header('Access-Control-Max-Age', '600')
+      .send();
+  });
+}
