@@ -7,7 +7,7 @@ import { ApiError } from '../../src/backends/errors';
 import { assertNever } from '../../src/base/assert-never';
 import { TemplateNotFound, TemplateValidationError } from '../../src/model/errors';
 import { ResolveError } from '../../src/resolve/resolve';
-import { ElementError } from '../../src/layout/layout';
+import { ElementError } from '../../src/layout/element-context';
 import { ImageError } from '../../src/layout/images';
 import { RfidRequiresZpl } from '../../src/outputs/render';
 import { PrinterError } from '../../src/printers/transport';

@@ -8,7 +8,8 @@ import { checkValues } from '../../src/resolve/values';
 import { resolve, resolveOne } from '../../src/resolve/resolve';
 import { IpcError } from '../../src/ipc/errors';
 import { dirname } from 'node:path';
-import { layout, type LayoutTarget } from '../../src/layout/layout';
+import { layout } from '../../src/layout/layout';
+import { type LayoutTarget } from '../../src/layout/element-context';
 import { collectImageUrls } from '../../src/layout/images';
 import { prepareImages } from '../../src/engine/incomplete-markup';
 import {

@@ -30,7 +30,7 @@ import {
 } from '../outputs/render';
 import type { RouteRequest, RouteResult } from '../label-api/contract';
 import { ImageError } from '../layout/images';
-import { ElementError } from '../layout/layout';
+import { ElementError } from '../layout/element-context';
 import { bytesToBase64 } from '../render/base64';
 import { ResolveError } from '../resolve/resolve';
 import type { Markup } from '../model/schema';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { ResolveError } from '../resolve/resolve';
 import { RfidRequiresZpl } from '../outputs/render';
 import { ImageError } from '../layout/images';
-import { ElementError } from '../layout/layout';
+import { ElementError } from '../layout/element-context';
 import { TemplateNotFound, TemplateValidationError } from '../model/errors';
 import { CliError, UsageError, processIo, type CliIo } from './io';
 import { markupCommand, templatesCommand, validateCommand, schemaCommand } from './template-commands';

@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { ImageError } from '../layout/images';
-import { ElementError } from '../layout/layout';
+import { ElementError } from '../layout/element-context';
 import { ResolveError } from '../resolve/resolve';
 import { TemplateNotFound, formatPath } from '../model/errors';
 import { parseRefs } from '../model/refs';

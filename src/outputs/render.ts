@@ -5,7 +5,8 @@
  */
 import type { FontSet } from '../layout/fonts';
 import { checkImageBudget, collectImageUrls, type ImageAssets, type ImageBudget } from '../layout/images';
-import { layout, type LayoutTarget } from '../layout/layout';
+import { layout } from '../layout/layout';
+import { type LayoutTarget } from '../layout/element-context';
 import type { Scene } from '../layout/scene';
 import type { MonoBitmap } from '../render/bitmap';
 import { renderPdf, type SvgImageRasterizer } from '../render/pdf';

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { BarcodeValueError } from '../../src/layout/barcode';
 import type { ImageAssets } from '../../src/layout/images';
-import { ElementError, layout, type LayoutOptions, type LayoutTarget } from '../../src/layout/layout';
+import { layout } from '../../src/layout/layout';
+import { ElementError, type LayoutOptions, type LayoutTarget } from '../../src/layout/element-context';
 import type { BarcodeNode, GroupNode, PathNode, Scene, SceneNode, TextNode } from '../../src/layout/scene';
 import { loadBundledFonts } from '../../src/node/fonts';
 import { rasterizeRgba } from '../../src/node/resvg';

@@ -18,7 +18,7 @@ import {
   renderSvgLabels,
   renderZplLabels,
 } from '../../src/outputs/render';
-import { ElementError } from '../../src/layout/layout';
+import { ElementError } from '../../src/layout/element-context';
 import { nodeRenderPorts } from '../../src/node/render-ports';
 import { resolve } from '../../src/resolve/resolve';
 import type { Markup } from '../../src/model/schema';

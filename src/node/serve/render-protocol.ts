@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { ImageError, ImageTooLarge, type LoadedImage } from '../../layout/images';
-import { ElementError } from '../../layout/layout';
+import { ElementError } from '../../layout/element-context';
 import { ELEMENT_TYPES } from '../../model/elements';
 import type { Markup } from '../../model/schema';
 import { RfidRequiresZpl, type PdfRenderOptions, type ZplRenderOptions } from '../../outputs/render';

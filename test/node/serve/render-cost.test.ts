@@ -23,7 +23,7 @@ import {
   type ImageAssets,
   type LoadedImage,
 } from '../../../src/layout/images';
-import { ElementError } from '../../../src/layout/layout';
+import { ElementError } from '../../../src/layout/element-context';
 import { resolveOne, resolveShared } from '../../../src/resolve/resolve';
 import type { Markup } from '../../../src/model/schema';
 import { bundledTemplate, SAMPLE_DATA } from '../../support/templates';
