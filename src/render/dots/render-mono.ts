@@ -35,7 +35,6 @@ import type {
   TextNode,
 } from '../../layout/scene';
 import { createMonoBitmap, type MonoBitmap } from '../bitmap';
-import { parseColor } from '../color';
 import type { MonoOptions } from '../rgba-to-mono';
 import { EdgeList, type FillRule } from './edges';
 import { axisAligned, multiply, scaleOf } from './matrix';
@@ -46,14 +45,9 @@ import { blitPatch, cachedPatch, patchFromEdges, storePatch } from './patch-cach
 import { arcSegments, flattenPath, PathDataError, type Polyline } from './flatten';
 import { anyBlack, dotFrom, fillDotRect, fillRectAntialiased, type Ink } from './spans';
 import { strokePolygons } from './stroke';
-
-/** A scene this rasteriser cannot draw faithfully; the caller renders it another way (resvg). */
-export class MonoUnsupported extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'MonoUnsupported';
-  }
-}
+import { inkTable, type InkTable } from './inks';
+import { textKey } from './text-key';
+import { MonoUnsupported } from './unsupported';
 
 export interface MonoRenderOptions extends MonoOptions {
   /** Output resolution; default the scene's own (a `dots` scene: one dot per unit). */
@@ -100,77 +94,23 @@ export function renderMono(scene: Scene, fonts: FontSet, opts: MonoRenderOptions
   return bitmap;
 }
 
-/**
- * Everything a text node's dots depend on: font, size, ink, transform, label size, and each line's text,
- * position and glyphs (ids and offsets, folded into two 32-bit hashes).
- */
-function textKey(node: TextNode, m: Matrix, ink: Ink, label: MonoBitmap): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x1b873593;
-  const mix = (v: number): void => {
-    const q = Math.round(v * 4096) | 0;
-    h1 = Math.imul(h1 ^ q, 0x01000193);
-    h2 = Math.imul(h2 ^ q, 0x5bd1e995) ^ (h2 >>> 15);
-  };
-  let text = '';
-  for (const line of node.lines) {
-    text += `${line.x},${line.baseline},${line.text}\u0000`;
-    for (const g of line.glyphs) {
-      mix(g.id);
-      mix(g.x);
-      mix(g.y);
-    }
-  }
-  return `t|${node.font}|${node.size}|${ink.op}${ink.need}|${m.join(',')}|${label.width}x${label.height}|${h1 >>> 0}|${h2 >>> 0}|${text}`;
-}
-
 const hundredths = (n: number): number => Math.round(n * 100) / 100;
 
 class MonoPainter {
   private readonly edges = new EdgeList();
-  private readonly threshold: number;
+  private readonly inks: InkTable;
 
   constructor(
     private readonly bitmap: MonoBitmap,
     private readonly fonts: FontSet,
     private readonly opts: MonoRenderOptions,
   ) {
-    this.threshold = opts.threshold ?? 128;
+    this.inks = inkTable(opts.threshold ?? 128);
   }
 
-  /**
-   * What a colour at `opacity` does to a dot, as the resvg path decides it: a dot covered with anti-aliased
-   * alpha `c` (0..255, see EdgeList.fill) gets the colour at alpha c/255 × its own; the grey that leaves over a
-   * white dot and over a black dot is thresholded. The ink sets dots (darkens a white dot) or clears them
-   * (lightens a black one), with the smallest coverage that does it; undefined when it changes neither.
-   */
+  /** What a colour at `opacity` does to a dot (inks.ts). */
   paintOf(color: Color | undefined, opacity: number): Ink | undefined {
-    if (color === undefined || !(opacity > 0)) return undefined;
-    const key = `${color}|${opacity}`;
-    let ink = this.inks.get(key);
-    if (ink === undefined) {
-      ink = this.computeInk(color, opacity) ?? null;
-      this.inks.set(key, ink);
-    }
-    return ink ?? undefined;
-  }
-
-  private readonly inks = new Map<string, Ink | null>();
-
-  private computeInk(color: Color, opacity: number): Ink | undefined {
-    const p = parseColor(color);
-    const luma = 0.299 * p.r + 0.587 * p.g + 0.114 * p.b;
-    const a = p.alpha * Math.min(1, opacity);
-    const thr = this.threshold;
-    const overWhite = (c: number): number => Math.round(255 - (c / 255) * a * (255 - luma));
-    const overBlack = (c: number): number => Math.round((c / 255) * a * luma);
-    if (overWhite(255) < thr) {
-      for (let c = 1; c <= 255; c++) if (overWhite(c) < thr) return { op: 'set', need: c };
-    }
-    if (overBlack(255) >= thr) {
-      for (let c = 1; c <= 255; c++) if (overBlack(c) >= thr) return { op: 'clear', need: c };
-    }
-    return undefined;
+    return this.inks.paintOf(color, opacity);
   }
 
   draw(node: SceneNode, m: Matrix, opacity: number): void {
