@@ -1,0 +1,129 @@
+/**
+ * Creating jobs for the job service (job-service.ts): a new job from a template and rows (its counter numbers
+ * reserved in the same transaction, sqlite-counters.ts), and a reprint of a job's labels (the same bytes on its
+ * printer, or drawn again for another). Each is checked first (job-preflight.ts), recorded in the audit log,
+ * told to listeners, has label 1 rendered, and then prints in the background unless asked not to.
+ */
+import { formatLabelList, type JobSpec } from '../../jobs/model';
+import { formatPrinterUri, parsePrinterUri } from '../../printers/uri';
+import { counterFields, counterSettings } from '../../resolve/counters';
+import type { JobEvents } from './job-events';
+import {
+  checkedRows,
+  checkMarkupCount,
+  checkRedrawable,
+  reprintNumbers,
+  type JobPreflight,
+} from './job-preflight';
+import type { JobScheduler } from './job-scheduler';
+import type { JobService } from './job-service-types';
+import type { JobViews } from './job-views';
+import type { SqliteCounters } from './sqlite-counters';
+import type { SqliteJobStore } from './sqlite-job-store';
+
+export interface JobCreationDeps {
+  store: SqliteJobStore;
+  counters: SqliteCounters;
+  views: Pick<JobViews, 'mustJob' | 'detail' | 'firstJobs'>;
+  events: Pick<JobEvents, 'record' | 'emit'>;
+  preflight: JobPreflight;
+  scheduler: Pick<JobScheduler, 'start'>;
+  /** Who creates jobs when a request does not say. */
+  user: string;
+}
+
+export type JobCreation = Pick<JobService, 'addJob' | 'reprint'>;
+
+export function createJobCreation(deps: JobCreationDeps): JobCreation {
+  const { store, counters, preflight, user: serviceUser } = deps;
+  const { mustJob, detail, firstJobs } = deps.views;
+  const { record, emit } = deps.events;
+  const { setupFor, renderFirstOrFail } = preflight;
+  const { start } = deps.scheduler;
+
+  const addJob: JobService['addJob'] = async (request) => {
+    const printer = formatPrinterUri(parsePrinterUri(request.printer));
+    const template = request.template;
+    const rows = checkedRows(request);
+    const setup = await setupFor(printer, request.dpi);
+    // Equal copies: rows stored once with `copies`; else each row repeated, one label each.
+    const uniform = rows.every((r) => r.copies === rows[0]?.copies);
+    const copies = uniform ? (rows[0]?.copies ?? 1) : 1;
+    const stored = uniform ? rows : rows.flatMap((r) => Array.from({ length: r.copies }, () => r));
+    const labelCount = stored.length * copies;
+    checkMarkupCount(request, labelCount);
+    const user = request.user ?? serviceUser;
+    const created = store.createDeferredJob(labelCount, (): JobSpec => {
+      const counterFirsts: Record<string, number> = {};
+      for (const field of request.markups ? [] : counterFields(template)) {
+        const c = counterSettings(field);
+        const key = { template: template.name, printer, field: field.name };
+        counterFirsts[field.name] = counters.reserve(key, labelCount, c.start, c.step);
+      }
+      const sourceRows = stored.map((r, i) => r.row ?? i + 1);
+      return {
+        printer,
+        format: 'zpl',
+        templateName: template.name,
+        template,
+        rows: stored.map((r) => r.data),
+        copies,
+        dpi: setup.dpi,
+        createdBy: user,
+        render: {
+          ...(request.baseDir !== undefined ? { baseDir: request.baseDir } : {}),
+          zpl: setup.zpl,
+          counterFirsts,
+          sourceRows,
+          ...(request.markups ? { markups: [...request.markups] } : {}),
+        },
+      };
+    });
+    const skipped = request.skippedRows?.length
+      ? `skipped invalid records: ${request.skippedRows.join(', ')}`
+      : null;
+    const summary = detail(created.id);
+    record('created', summary, labelCount, skipped);
+    emit({ kind: 'created', jobId: created.id, printer, labelCount });
+    await renderFirstOrFail(created.id);
+    if (request.start !== false) void start(printer);
+    return { job: detail(created.id), warnings: setup.warnings };
+  };
+
+  const reprint: JobService['reprint'] = async (jobId, labels, reprintOptions = {}) => {
+    const original = mustJob(jobId);
+    const numbers = reprintNumbers(jobId, original, labels);
+    const target = reprintOptions.printer
+      ? formatPrinterUri(parsePrinterUri(reprintOptions.printer))
+      : original.printer;
+    // Another printer: the labels are drawn again for it, so each must come from a job that resolved them.
+    let redraw: { dpi: number; render: JobSpec['render'] } | undefined;
+    if (target !== original.printer) {
+      checkRedrawable(firstJobs(), jobId, numbers);
+      const setup = await setupFor(target, reprintOptions.dpi);
+      for (const warning of setup.warnings) reprintOptions.warn?.(warning);
+      redraw = { dpi: setup.dpi, render: { zpl: setup.zpl, counterFirsts: {} } };
+    }
+    const created = store.createDeferredJob(numbers.length, () => ({
+      printer: target,
+      format: original.format,
+      templateName: original.templateName,
+      template: original.template,
+      rows: [],
+      copies: 1,
+      dpi: redraw?.dpi ?? original.dpi,
+      createdBy: serviceUser,
+      ...(redraw ? { render: redraw.render } : {}),
+      reprintOf: { jobId, labels: numbers },
+    }));
+    const where = redraw ? `, on ${target}` : '';
+    const text = `reprint of job ${jobId}, label${numbers.length === 1 ? '' : 's'} ${formatLabelList(numbers)}${where}`;
+    record('reprinted', detail(created.id), numbers.length, text);
+    emit({ kind: 'created', jobId: created.id, printer: target, labelCount: numbers.length });
+    await renderFirstOrFail(created.id);
+    if (reprintOptions.start !== false) void start(target);
+    return detail(created.id);
+  };
+
+  return { addJob, reprint };
+}
