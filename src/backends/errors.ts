@@ -5,14 +5,16 @@
  * Secret hygiene: no error keeps a reference to a request, its headers or a raw fetch error. A cause, when
  * kept, is a fresh `Error` holding a redacted message and the low-level code (ECONNRESET, TimeoutError).
  */
+import { KindedError, type ErrorKind } from '../base/error-kind';
 import { TemplateNotFound } from '../model/errors';
 
-/** What went wrong, as a closed union for `switch` + `assertNever` in UIs. */
-export type ApiErrorKind =
+/** What went wrong with a backend: its part of the one union of error kinds (src/base/error-kind.ts). */
+export type ApiErrorKind = Extract<
+  ErrorKind,
   | 'auth'
   | 'template-not-found'
-  | 'rfid'
-  | 'validation'
+  | 'rfid-requires-zpl'
+  | 'request-invalid'
   | 'rate-limited'
   | 'render-failed'
   | 'wrong-host'
@@ -22,7 +24,8 @@ export type ApiErrorKind =
   | 'cancelled'
   | 'expired'
   | 'no-printers'
-  | 'printer-unavailable';
+  | 'printer-unavailable'
+>;
 
 /** Which route failed, as in spec §4 (`fetch-markups`, `render-zpl`, …), when known. */
 export interface ApiErrorContext {
@@ -35,8 +38,8 @@ export interface ApiErrorContext {
 }
 
 /** Base class of every hosted-API error except template-not-found (which extends TemplateNotFound). */
-export abstract class ApiError extends Error {
-  abstract readonly kind: ApiErrorKind;
+export abstract class ApiError extends KindedError {
+  abstract override readonly kind: Exclude<ApiErrorKind, 'template-not-found'>;
   readonly route: string | undefined;
   readonly status: number | undefined;
   readonly serverMessage: string | undefined;
@@ -74,7 +77,6 @@ export class AuthError extends ApiError {
  * TemplateNotFound so one `instanceof TemplateNotFound` covers local and hosted lookups.
  */
 export class HostedTemplateNotFound extends TemplateNotFound {
-  readonly kind = 'template-not-found';
   readonly route: string | undefined;
   readonly status: number | undefined;
   readonly serverMessage: string | undefined;
@@ -101,7 +103,7 @@ export class HostedTemplateNotFound extends TemplateNotFound {
 
 /** 422 for a template with an RFID element on a PDF or SVG route (spec §4.4 rule 3, §4.7 rule 3). */
 export class RfidError extends ApiError {
-  readonly kind = 'rfid';
+  readonly kind = 'rfid-requires-zpl';
   constructor(context: ApiErrorContext = {}) {
     super(
       'RFID labels print as ZPL: this template has an RFID element, which a PDF or SVG cannot carry',
@@ -113,7 +115,7 @@ export class RfidError extends ApiError {
 
 /** Any other 422: a missing or invalid parameter. `field` names it when the service (or we) can tell. */
 export class ValidationError extends ApiError {
-  readonly kind = 'validation';
+  readonly kind = 'request-invalid';
   constructor(
     message: string,
     /** The request parameter, e.g. `amount`, `dpi`, `apiData.tracking`; undefined when unknown. */

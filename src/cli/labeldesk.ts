@@ -8,17 +8,12 @@
 import { installLastResort } from '../node/last-resort';
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { ResolveError } from '../resolve/resolve';
-import { RfidRequiresZpl } from '../outputs/render';
-import { ImageError } from '../layout/images';
-import { ElementError } from '../layout/element-context';
-import { TemplateNotFound, TemplateValidationError } from '../model/errors';
-import { CliError, UsageError, processIo, type CliIo } from './io';
+import { UsageError, processIo, type CliIo } from './io';
+import { reportError } from './report-error';
 import { markupCommand, templatesCommand, validateCommand, schemaCommand } from './template-commands';
 import { renderCommand } from './render-command';
 import { printCommand } from './print-command';
 import { captureCommand } from './capture-command';
-import { ApiError } from '../backends/errors';
 import { keysCommand, usageCommand } from './keys-commands';
 import { openApiCommand } from './openapi-command';
 import { serveCommand } from './serve-command';
@@ -106,33 +101,6 @@ export async function runCli(args: string[], io: CliIo): Promise<number> {
   } catch (e) {
     return reportError(e, io);
   }
-}
-
-function reportError(e: unknown, io: CliIo): number {
-  if (e instanceof UsageError) {
-    io.stderr(`labeldesk: ${e.message}\n`);
-    return 2;
-  }
-  if (
-    e instanceof CliError ||
-    e instanceof ApiError ||
-    e instanceof TemplateNotFound ||
-    e instanceof ResolveError ||
-    e instanceof TemplateValidationError ||
-    // The engine's user errors: a bad barcode value or EPC, an image that cannot load, RFID asked as PDF/SVG.
-    e instanceof ElementError ||
-    e instanceof ImageError ||
-    e instanceof RfidRequiresZpl
-  ) {
-    io.stderr(`labeldesk: ${e.message}\n`);
-    return 1;
-  }
-  // Anything else is our bug, not the user's: say so briefly, stack only on request.
-  const err = e instanceof Error ? e : new Error(String(e));
-  io.stderr(`labeldesk: internal error: ${err.message}\n`);
-  if (io.env.LABELDESK_DEBUG) io.stderr(`${err.stack ?? ''}\n`);
-  else io.stderr('labeldesk: set LABELDESK_DEBUG=1 for details, and please report this.\n');
-  return 70;
 }
 
 function isMain(): boolean {

@@ -4,16 +4,17 @@
  * answers the same way for the same cause.
  */
 import type { z } from 'zod';
-import { ImageError } from '../layout/images';
-import { ElementError } from '../layout/element-context';
-import { ResolveError } from '../resolve/resolve';
-import { TemplateNotFound, formatPath } from '../model/errors';
+import { assertNever } from '../base/assert-never';
+import { formatPath } from '../model/errors';
 import { parseRefs } from '../model/refs';
 import { REFERENCE_ATTRIBUTES, type ElementType } from '../model/elements';
 import type { Markup, Template } from '../model/schema';
 import type { ErrorBody } from '../label-api/contract';
-import { PrinterRefusesFormat, PrinterUnavailable, UnknownPrinter } from './printer-gateway';
-import { RfidRequiresZpl } from '../outputs/render';
+import { kindOf } from '../base/error-kind';
+import { ElementError } from '../layout/element-context';
+import { ImageError } from '../layout/images';
+import { ResolveError } from '../resolve/resolve';
+import { PrinterRefusesFormat, UnknownPrinter } from './printer-gateway';
 
 /** The statuses the spec allows (§7), plus 405 for a wrong method and 403 for a CORS preflight from an unlisted origin. */
 export type ApiStatus = 401 | 403 | 404 | 405 | 422 | 429 | 500;
@@ -86,57 +87,89 @@ export interface FailureContext {
 }
 
 /**
- * A domain error → the API's answer:
+ * Any thrown value → the API's answer, one case per kind of the one union (src/base/error-kind.ts):
  *  - unknown template → 404 on routes 01–05, 422 on 06–07;
  *  - bad amount/apiData, RFID on a PDF or SVG route, an element that cannot be drawn (bad barcode value, image
  *    that cannot be loaded) → 422, the field being the apiData key the element's value came from when there is
  *    one, else `label_name` (the template itself is at fault);
+ *  - a template that fails validation → 422 on `label_name` (the server validates its templates when it lists
+ *    them, so no route raises it today; were one to, the template is at fault, not the server);
  *  - a printer_id that names no printer, or one that cannot take the job's format → 422 on `printer_id`;
  *  - a printer that cannot be reached or refuses the job → 500 naming the printer (a retry may succeed);
- *  - anything else → 500 without details (they stay in the server's log).
+ *  - anything else → 500 without details (they stay in the server's log): a transport's own error (the gateway
+ *    wraps those in PrinterUnavailable), the backends' and the jobs' kinds (the server raises none of them; one
+ *    arriving here is our bug), and `internal`.
  */
 export function toHttpError(e: unknown, ctx: FailureContext): HttpError {
   if (e instanceof HttpError) return e;
-  if (e instanceof TemplateNotFound) return new HttpError(ctx.unknownTemplateStatus, e.message, 'label_name');
-  if (e instanceof ResolveError) return new HttpError(422, e.message, e.field);
-  if (e instanceof RfidRequiresZpl) return new HttpError(422, e.message, 'label_name');
-  if (e instanceof ElementError) {
-    const fields = ctx.template ? fieldsOfElement(ctx.template, e.element) : [];
-    const from = fields.length ? ` (value from ${fields.join(', ')})` : '';
-    return new HttpError(422, `${e.message}${from}`, fields[0] ?? 'label_name');
+  const kind = kindOf(e);
+  const message = e instanceof Error ? e.message : String(e);
+  switch (kind) {
+    case 'template-not-found':
+      return new HttpError(ctx.unknownTemplateStatus, message, 'label_name');
+    case 'template-invalid':
+    case 'rfid-requires-zpl':
+      return new HttpError(422, message, 'label_name');
+    case 'request-invalid':
+      return new HttpError(422, message, e instanceof ResolveError ? e.field : undefined);
+    case 'element-invalid': {
+      if (!(e instanceof ElementError)) return new HttpError(422, message, 'label_name');
+      const fields = ctx.template ? fieldsOfElement(ctx.template, e.element) : [];
+      const from = fields.length ? ` (value from ${fields.join(', ')})` : '';
+      return new HttpError(422, `${message}${from}`, fields[0] ?? 'label_name');
+    }
+    case 'image-invalid': {
+      // Images are loaded before layout, so the error knows the URL only; name the element(s) showing it.
+      const url = e instanceof ImageError ? e.url : undefined;
+      const index = ctx.markups?.[0]?.elements.findIndex((el) => el.type === 'image' && el.url === url) ?? -1;
+      if (index < 0) return new HttpError(422, message, 'label_name');
+      const fields = ctx.template ? fieldsOfElement(ctx.template, index) : [];
+      const from = fields.length ? ` (value from ${fields.join(', ')})` : '';
+      return new HttpError(422, `elements[${index}] (image): ${message}${from}`, fields[0] ?? 'label_name');
+    }
+    case 'unknown-printer':
+      return new HttpError(
+        422,
+        e instanceof UnknownPrinter
+          ? `printer_id: no printer ${e.id} is registered in the printers file`
+          : `printer_id: ${message}`,
+        'printer_id',
+      );
+    case 'printer-refuses-format': {
+      if (!(e instanceof PrinterRefusesFormat))
+        return new HttpError(422, `printer_id: ${message}`, 'printer_id');
+      const { id, name, uri } = e.printer;
+      return new HttpError(
+        422,
+        e.format === 'zpl'
+          ? `printer_id: printer ${id} ("${name}") does not take ZPL; use print-relay-pdf`
+          : `printer_id: printer ${id} ("${name}", ${uri}) is a ZPL printer and cannot print a PDF; use print-relay (03), or register a cups:// queue for it`,
+        'printer_id',
+      );
+    }
+    case 'printer-unavailable':
+      return new HttpError(500, message, 'printer_id', { cause: e });
+    case 'printer-transport':
+    case 'auth':
+    case 'rate-limited':
+    case 'render-failed':
+    case 'wrong-host':
+    case 'unreachable':
+    case 'malformed-response':
+    case 'unexpected-status':
+    case 'cancelled':
+    case 'expired':
+    case 'no-printers':
+    case 'job-not-found':
+    case 'job-refused':
+    case 'batch-invalid':
+    case 'internal':
+      return new HttpError(
+        500,
+        'the render failed on the server; retry once, then report it with the time of the request',
+        undefined,
+        { cause: e },
+      );
   }
-  if (e instanceof ImageError) {
-    // Images are loaded before layout, so the error knows the URL only; name the element(s) showing it.
-    const index = ctx.markups?.[0]?.elements.findIndex((el) => el.type === 'image' && el.url === e.url) ?? -1;
-    if (index < 0) return new HttpError(422, e.message, 'label_name');
-    const fields = ctx.template ? fieldsOfElement(ctx.template, index) : [];
-    const from = fields.length ? ` (value from ${fields.join(', ')})` : '';
-    return new HttpError(422, `elements[${index}] (image): ${e.message}${from}`, fields[0] ?? 'label_name');
-  }
-  if (e instanceof UnknownPrinter) {
-    return new HttpError(
-      422,
-      `printer_id: no printer ${e.id} is registered in the printers file`,
-      'printer_id',
-    );
-  }
-  if (e instanceof PrinterRefusesFormat) {
-    const { id, name, uri } = e.printer;
-    return new HttpError(
-      422,
-      e.format === 'zpl'
-        ? `printer_id: printer ${id} ("${name}") does not take ZPL; use print-relay-pdf`
-        : `printer_id: printer ${id} ("${name}", ${uri}) is a ZPL printer and cannot print a PDF; use print-relay (03), or register a cups:// queue for it`,
-      'printer_id',
-    );
-  }
-  if (e instanceof PrinterUnavailable) return new HttpError(500, e.message, 'printer_id', { cause: e });
-  return new HttpError(
-    500,
-    'the render failed on the server; retry once, then report it with the time of the request',
-    undefined,
-    {
-      cause: e,
-    },
-  );
+  return assertNever(kind, 'error kind');
 }

@@ -4,6 +4,7 @@
  * talks to printers through the transports of src/printers.
  */
 
+import { KindedError } from '../base/error-kind';
 import type { Darkness } from '../zpl/job';
 
 /** One printer of the relay, as registered in the printers file. */
@@ -48,7 +49,11 @@ export interface PrinterGateway {
 }
 
 /** A printer that cannot be reached, did not answer, or refused the job. The message names the printer. */
-export class PrinterUnavailable extends Error {
+export class PrinterUnavailable extends KindedError {
+  get kind() {
+    return 'printer-unavailable' as const;
+  }
+
   constructor(
     readonly printer: RelayPrinter,
     problem: string,
@@ -60,7 +65,11 @@ export class PrinterUnavailable extends Error {
 }
 
 /** A `printer_id` that names no printer of the gateway (or there is no gateway). */
-export class UnknownPrinter extends Error {
+export class UnknownPrinter extends KindedError {
+  get kind() {
+    return 'unknown-printer' as const;
+  }
+
   constructor(readonly id: number) {
     super(`no printer ${id}`);
     this.name = 'UnknownPrinter';
@@ -68,7 +77,11 @@ export class UnknownPrinter extends Error {
 }
 
 /** A printer whose target cannot take a job of this format (a ZPL printer and a PDF, say). */
-export class PrinterRefusesFormat extends Error {
+export class PrinterRefusesFormat extends KindedError {
+  get kind() {
+    return 'printer-refuses-format' as const;
+  }
+
   constructor(
     readonly printer: RelayPrinter,
     readonly format: JobFormat,

@@ -9,14 +9,18 @@
  * breaks, empty lines (trailing or not) are ignored. Any malformed input ends in a BatchError or a row problem,
  * never in another exception (fuzzed in test/jobs/batch.test.ts).
  */
+import { KindedError } from '../base/error-kind';
 import Papa from 'papaparse';
 import { checkApiData, LIMITS, ResolveError, type ApiData } from '../resolve/resolve';
 import { checkValues } from '../resolve/values';
 import type { Field, Template } from '../model/schema';
 
 /** The CSV cannot become a batch at all (empty, no data rows, a mapping that names nothing). */
-export class BatchError extends Error {
+export class BatchError extends KindedError {
   override name = 'BatchError';
+  get kind() {
+    return 'batch-invalid' as const;
+  }
 }
 
 /** Rows one batch may have (10× the 10,000-row target; more is surely a wrong file). */

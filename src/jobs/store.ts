@@ -2,6 +2,7 @@
  * The job store port. Implementations (src/node/jobs/sqlite-job-store.ts; an in-memory one for tests) must make
  * every call durable before it returns: the worker relies on "written before the next step".
  */
+import { KindedError } from '../base/error-kind';
 import type { Job, JobSpec, JobState, Label, LabelCounts, LabelState } from './model';
 
 export interface LabelUpdate {
@@ -30,6 +31,9 @@ export interface JobStore {
 }
 
 /** A store operation on a job or label that does not exist. */
-export class JobNotFound extends Error {
+export class JobNotFound extends KindedError {
   override name = 'JobNotFound';
+  get kind() {
+    return 'job-not-found' as const;
+  }
 }

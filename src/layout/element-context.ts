@@ -2,6 +2,7 @@
  * What every element's drawing shares (layout.ts lays a markup out; draw-*.ts draw one element each): the
  * target, the options, the per-label context (scale, warnings, cut text, RFID writes) and the element error.
  */
+import { KindedError } from '../base/error-kind';
 import { normaliseColor, isInvisible } from '../model/color';
 import type { MarkupElement } from '../model/elements';
 import type { FontSet } from './fonts';
@@ -23,7 +24,11 @@ export interface LayoutOptions {
 }
 
 /** A markup element that cannot be drawn as given (bad barcode value, missing image, bad RFID hex). */
-export class ElementError extends Error {
+export class ElementError extends KindedError {
+  get kind() {
+    return 'element-invalid' as const;
+  }
+
   constructor(
     readonly element: number,
     readonly elementType: string,

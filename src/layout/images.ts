@@ -4,6 +4,7 @@
  * here: data: URL decoding, reading an image's size from its header, and the pixel budget checked on that size
  * before anything decodes an image.
  */
+import { KindedError } from '../base/error-kind';
 import type { Markup } from '../model/schema';
 import { stageToInches } from '../units/units';
 import { declaredSize, ImageHeaderError, type DeclaredSize } from './image-size';
@@ -23,7 +24,11 @@ export interface LoadedImage {
 export type ImageAssets = ReadonlyMap<string, LoadedImage>;
 
 /** An image that could not be loaded or understood; the message names the URL (never its data). */
-export class ImageError extends Error {
+export class ImageError extends KindedError {
+  get kind() {
+    return 'image-invalid' as const;
+  }
+
   constructor(
     readonly url: string,
     problem: string,

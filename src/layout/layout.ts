@@ -8,7 +8,7 @@
 import { normaliseColor } from '../model/color';
 import type { MarkupElement } from '../model/elements';
 import type { Markup } from '../model/schema';
-import { stageToInches, PX_PER_INCH } from '../units/units';
+import { inchesToPx, inchesToSceneUnits, PX_PER_INCH, sceneUnitsPerPx, stageToInches } from '../units/units';
 import { assertNever } from '../base/assert-never';
 import { IDENTITY, type Matrix, type Scene, type SceneNode } from './scene';
 import { arcPath, linePath, ringPath, wedgePath } from './shapes';
@@ -26,10 +26,10 @@ export function layout(markup: Markup, opts: LayoutOptions): Scene {
   const raster = opts.target.unit === 'dots';
   const ctx: Ctx = {
     opts,
-    k: dpi / PX_PER_INCH,
+    k: sceneUnitsPerPx(dpi),
     dpi,
     raster,
-    stageWidthPx: widthIn * PX_PER_INCH,
+    stageWidthPx: inchesToPx(widthIn),
     warnings: [],
     cuts: [],
     rfid: [],
@@ -44,8 +44,8 @@ export function layout(markup: Markup, opts: LayoutOptions): Scene {
     unit: opts.target.unit,
     dpi,
     // Raster labels are whole dots: 4 in at 203 dpi is 812 dots.
-    width: raster ? Math.round(widthIn * dpi) : widthIn * PX_PER_INCH,
-    height: raster ? Math.round(heightIn * dpi) : heightIn * PX_PER_INCH,
+    width: raster ? Math.round(inchesToSceneUnits(widthIn, dpi)) : inchesToSceneUnits(widthIn, dpi),
+    height: raster ? Math.round(inchesToSceneUnits(heightIn, dpi)) : inchesToSceneUnits(heightIn, dpi),
     background: normaliseColor(markup.stage.background ?? '#ffffff'),
     nodes,
     rfid: ctx.rfid,

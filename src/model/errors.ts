@@ -2,6 +2,7 @@
  * Validation errors a user can act on: every problem with its JSON path and reason,
  * e.g. `elements[3].format: unknown barcode format "code12"`.
  */
+import { KindedError } from '../base/error-kind';
 import type { z } from 'zod';
 
 export interface Problem {
@@ -59,7 +60,11 @@ export function formatProblems(problems: readonly Problem[]): string {
 }
 
 /** A template (or markup) that failed validation, with every problem found. */
-export class TemplateValidationError extends Error {
+export class TemplateValidationError extends KindedError {
+  get kind() {
+    return 'template-invalid' as const;
+  }
+
   constructor(
     readonly problems: Problem[],
     /** Where it came from (file path or template name), for messages. */
@@ -73,7 +78,11 @@ export class TemplateValidationError extends Error {
 }
 
 /** A named template that does not exist (names are exact and case-sensitive, spec §2.1). */
-export class TemplateNotFound extends Error {
+export class TemplateNotFound extends KindedError {
+  get kind() {
+    return 'template-not-found' as const;
+  }
+
   constructor(
     readonly templateName: string,
     /** Names that differ only in case, to help a user who mistyped. */

@@ -3,6 +3,7 @@
  * §4.5–4.7). Pure orchestration over ports: fonts, image loading and rasterising are injected by the edge
  * (Node: src/node/render-ports.ts), so the same code serves the CLI, `labeldesk serve` and the app.
  */
+import { KindedError } from '../base/error-kind';
 import type { FontSet } from '../layout/fonts';
 import { checkImageBudget, collectImageUrls, type ImageAssets, type ImageBudget } from '../layout/images';
 import { layout } from '../layout/layout';
@@ -32,7 +33,11 @@ export interface RenderPorts {
 }
 
 /** A template with an RFID element asked for as PDF or SVG (spec §4.4, §4.7: 422). */
-export class RfidRequiresZpl extends Error {
+export class RfidRequiresZpl extends KindedError {
+  get kind() {
+    return 'rfid-requires-zpl' as const;
+  }
+
   constructor(format: 'PDF' | 'SVG' = 'PDF') {
     super(`RFID labels must be rendered as ZPL because ${format} cannot encode RFID tags`);
     this.name = 'RfidRequiresZpl';

@@ -3,7 +3,7 @@
  * status, `~HI` identification and SGD `getvar` replies. Pure and strict: anything that is not a well-formed
  * answer throws StatusParseError, and no path turns garbage or silence into "ready".
  */
-import { MM_PER_INCH } from '../units/units';
+import { dotsPerMmToDpi } from '../units/units';
 
 /** One printer condition, the most important first when several apply. */
 export type PrinterState =
@@ -216,7 +216,7 @@ export const KNOWN_DPIS = [152, 203, 300, 600] as const;
 
 /** ~HI dots/mm to dpi: 8 → 203, 12 → 300, 24 → 600 (6 → 152 on old models). */
 export function dpiFromDotsPerMm(dotsPerMm: number): number {
-  const exact = dotsPerMm * MM_PER_INCH;
+  const exact = dotsPerMmToDpi(dotsPerMm);
   let best: number = KNOWN_DPIS[0];
   for (const dpi of KNOWN_DPIS) if (Math.abs(dpi - exact) < Math.abs(best - exact)) best = dpi;
   return best;

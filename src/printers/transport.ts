@@ -6,6 +6,7 @@
  * Lifecycle: `open()` once, any number of `write()`/`request()` calls (one at a time: callers await each), then
  * `close()`. Every operation has a timeout, so a dead printer never hangs a print.
  */
+import { KindedError } from '../base/error-kind';
 
 /** What a transport can do beyond writing bytes. */
 export interface TransportCapabilities {
@@ -88,7 +89,11 @@ export function toBytes(data: Uint8Array | string): Uint8Array {
 export type PrinterErrorCode = 'refused' | 'timeout' | 'disconnected' | 'not-found' | 'unsupported' | 'io';
 
 /** Base of the transport errors. Messages are one line, for the user, and name the printer. */
-export abstract class PrinterError extends Error {
+export abstract class PrinterError extends KindedError {
+  get kind() {
+    return 'printer-transport' as const;
+  }
+
   abstract readonly code: PrinterErrorCode;
   constructor(
     message: string,

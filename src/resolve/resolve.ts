@@ -5,6 +5,7 @@
  *  - all values are strings;
  *  - `amount` is an integer ≥ 1 and there is one Markup per copy.
  */
+import { KindedError } from '../base/error-kind';
 import type { Element } from '../model/elements';
 import { REFERENCE_ATTRIBUTES } from '../model/elements';
 import type { Field, Markup, Template } from '../model/schema';
@@ -24,7 +25,11 @@ export const LIMITS = {
 } as const;
 
 /** Bad request input (amount, apiData), with the offending parameter named in `field`. */
-export class ResolveError extends Error {
+export class ResolveError extends KindedError {
+  get kind() {
+    return 'request-invalid' as const;
+  }
+
   constructor(
     /** The request parameter, e.g. `amount` or `apiData.tracking`. */
     readonly field: string,

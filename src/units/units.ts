@@ -51,6 +51,23 @@ export const mmToInches = (v: Mm): Inch => inch(v / MM_PER_INCH);
 export const pxToDots = (v: Px96, dpi: number): Dots => dots((v * dpi) / PX_PER_INCH);
 
 /**
+ * A Scene's lengths are in its own unit: px (1/96 in: SVG, the preview) or dots at the target's dpi, and the
+ * Scene records the dpi its unit counts (96 for px). These factors are the one way into and out of it.
+ */
+/** Scene units per markup px (1/96 in): 1 for a px scene, 203/96 for a 203-dpi one. */
+export const sceneUnitsPerPx = (sceneDpi: number): number => sceneDpi / PX_PER_INCH;
+/** Markup px (1/96 in) per scene unit: how the preview draws a dots scene at its true size. */
+export const pxPerSceneUnit = (sceneDpi: number): number => PX_PER_INCH / sceneDpi;
+/** PDF points per scene unit: 0.75 for a px scene, 72/dpi for dots. */
+export const ptPerSceneUnit = (sceneDpi: number): number => PT_PER_INCH / sceneDpi;
+/** A length in points, in scene units (6 pt at 203 dpi ≈ 16.9 dots). */
+export const ptToSceneUnits = (points: number, sceneDpi: number): number => (points / PT_PER_INCH) * sceneDpi;
+/** A length in inches, in scene units, unrounded. */
+export const inchesToSceneUnits = (v: Inch, sceneDpi: number): number => v * sceneDpi;
+/** A printer's dots per mm (~HI), in dots per inch, unrounded: 8 → 203.2. */
+export const dotsPerMmToDpi = (dotsPerMm: number): number => dotsPerMm * MM_PER_INCH;
+
+/**
  * A stage length to whole printer dots. Rounded to the nearest dot: 4 in at 203 dpi is 812 dots, 6 in 1218.
  */
 export function stageToDots(value: number, unit: StageUnit, dpi: number): Dots {

@@ -5,7 +5,7 @@
  */
 import { assertNever } from '../../../src/base/assert-never';
 import type { Matrix, Stroke } from '../../../src/layout/scene';
-import { PX_PER_INCH } from '../../../src/units/units';
+import { pxPerSceneUnit } from '../../../src/units/units';
 import type { WireBarcode, WireNode, WireScene, WireText } from '../../../src/ipc/wire-scene';
 
 /** Props every drawn node has: its key, and the markup element it came from (click → focus its field). */
@@ -210,7 +210,7 @@ export function nodeToKonva(node: WireNode, key: string, inherited?: number): Ko
 
 /** The whole scene, with its size in CSS px so zoom 1 is the label's true size on screen. */
 export function sceneToKonva(scene: WireScene): KonvaLabel {
-  const unitScale = scene.unit === 'px' ? 1 : PX_PER_INCH / scene.dpi;
+  const unitScale = scene.unit === 'px' ? 1 : pxPerSceneUnit(scene.dpi);
   return {
     width: scene.width * unitScale,
     height: scene.height * unitScale,

@@ -6,7 +6,7 @@
 import type { BarcodeNode, Color, TextNode } from '../scene';
 import { formatLabel, humanReadableByDefault } from '../../model/barcode/formats';
 import { geometrySize, type BarcodeGeometry, type MatrixGeometry } from './geometry';
-import { PT_PER_INCH } from '../../units/units';
+import { ptToSceneUnits } from '../../units/units';
 
 /** A rectangle in scene units. */
 export interface Box {
@@ -116,7 +116,7 @@ export function placeBarcode(
 
 /** 8 modules (GS1 prints digits ≈ 8X tall), at least 6 pt, at most a quarter of the box height. */
 function defaultTextSize(module: number, dpi: number, boxH: number): number {
-  const sixPoints = (6 / PT_PER_INCH) * dpi;
+  const sixPoints = ptToSceneUnits(6, dpi);
   return Math.min(Math.max(8 * module, sixPoints), boxH / 4);
 }
 

@@ -2,6 +2,7 @@
  * The job service's API (src/node/jobs/job-service.ts implements it): what the CLI and the desktop app code against.
  * Events are plain JSON objects (src/jobs/events.ts), so they can cross IPC as they are.
  */
+import { KindedError } from '../../base/error-kind';
 import type { Clock } from '../../base/clock';
 import type { BatchOptions, BatchPlan } from '../../jobs/batch';
 import type { JobServiceEvent } from '../../jobs/events';
@@ -20,8 +21,11 @@ export type { AuditEntry, AuditFilter } from './sqlite-audit-log';
 export type { JobFilter, JobSummary } from './sqlite-job-store';
 
 /** A request the service refuses (a job in the wrong state, a label number out of range): for people. */
-export class JobRequestError extends Error {
+export class JobRequestError extends KindedError {
   override name = 'JobRequestError';
+  get kind() {
+    return 'job-refused' as const;
+  }
 }
 
 export interface JobServiceOptions {

@@ -11,7 +11,7 @@ import { assertNever } from '../../base/assert-never';
 import type { BarcodeNode, Color, ImageNode, Scene, SceneNode, Stroke, TextNode } from '../../layout/scene';
 import { dataUrl } from '../base64';
 import { parseColor } from '../color';
-import { PT_PER_INCH } from '../../units/units';
+import { ptPerSceneUnit } from '../../units/units';
 
 /** Turns SVG bytes into PNG bytes of the given pixel size (Node: `svgImageToPng` from src/node/resvg). */
 export type SvgImageRasterizer = (svg: Uint8Array, width: number, height: number) => Uint8Array;
@@ -90,7 +90,7 @@ interface DrawContext {
 function drawPage(ctx: DrawContext, scene: Scene): void {
   const { doc } = ctx;
   // Scene units → points; the whole page is drawn in scene units under this one scale.
-  const k = PT_PER_INCH / scene.dpi;
+  const k = ptPerSceneUnit(scene.dpi);
   doc.addPage({ size: [scene.width * k, scene.height * k], margin: 0 });
   doc.save();
   doc.transform(k, 0, 0, k, 0, 0);

@@ -24,7 +24,7 @@ import type { FontSubset } from './font-subset';
 import { num, textString } from './pdf-file';
 import { ellipseOps, PathSyntaxError, rectOps, roundedRectOps, svgPathOps } from './path-ops';
 import { DirectPdfUnsupported } from './unsupported';
-import { PT_PER_INCH } from '../../../units/units';
+import { ptPerSceneUnit } from '../../../units/units';
 
 /** What a page's content refers to by name; the document collects them into one resource dictionary. */
 export interface PageResources {
@@ -38,7 +38,7 @@ export interface PageResources {
 
 /** Page size in points: `px` scenes × 0.75, `dots` scenes × 72 / dpi. */
 export function pageSize(scene: Scene): { width: number; height: number; k: number } {
-  const k = PT_PER_INCH / scene.dpi;
+  const k = ptPerSceneUnit(scene.dpi);
   return { width: scene.width * k, height: scene.height * k, k };
 }
 
