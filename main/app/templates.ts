@@ -13,7 +13,12 @@ import { parseJsonText, parseTemplate } from '../../src/model/parse';
 import { REFERENCE_ATTRIBUTES } from '../../src/model/elements';
 import { referencedFields } from '../../src/model/refs';
 import type { Template } from '../../src/model/schema';
-import { findTemplate, type TemplateEntry, type TemplateStore } from '../../src/model/store';
+import {
+  findTemplate,
+  TEMPLATE_ORIGINS,
+  type TemplateEntry,
+  type TemplateStore,
+} from '../../src/model/store';
 import type {
   BrokenTemplateView,
   TemplateDetail,
@@ -100,7 +105,7 @@ export function appTemplates(dataDir: string): AppTemplates {
     get,
     async list(recent) {
       const listings = await Promise.all(
-        (['bundled', 'user', 'captured'] as const).map(async (source) => ({
+        TEMPLATE_ORIGINS.map(async (source) => ({
           source,
           listing: await stores[source].list(),
         })),

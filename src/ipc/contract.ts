@@ -9,14 +9,16 @@
  */
 import { z } from 'zod';
 import type { Template } from '../model/schema';
+import { TEMPLATE_ORIGINS, type TemplateOrigin } from '../model/store';
+import { JOB_STATES, type LabelState } from '../jobs/model';
 import type { FieldProblem, WireScene } from './wire-scene';
 import type { PrinterState } from '../printers/status';
 
 // ---------------------------------------------------------------- shared request pieces
 
 /** Where a template comes from: the app's bundled set, the user's folder, or captured from the hosted API. */
-export const TEMPLATE_SOURCES = ['bundled', 'user', 'captured'] as const;
-export type TemplateSource = (typeof TEMPLATE_SOURCES)[number];
+export const TEMPLATE_SOURCES = TEMPLATE_ORIGINS;
+export type TemplateSource = TemplateOrigin;
 
 export const TemplateRefSchema = z.strictObject({
   source: z.enum(TEMPLATE_SOURCES),
@@ -105,15 +107,7 @@ export const BatchInputSchema = z.strictObject({
 });
 export type BatchInput = z.infer<typeof BatchInputSchema>;
 
-export const JOB_STATE_NAMES = [
-  'queued',
-  'printing',
-  'paused',
-  'held',
-  'done',
-  'cancelled',
-  'failed',
-] as const;
+export const JOB_STATE_NAMES = JOB_STATES;
 
 export const JobFilterSchema = z.strictObject({
   state: z.enum(JOB_STATE_NAMES).optional(),
@@ -289,7 +283,7 @@ export interface BatchPlanView {
 
 /** `paused`: the printer needs attention (resumes by itself); `held`: a person paused it. */
 export type JobStateView = (typeof JOB_STATE_NAMES)[number];
-export type LabelStateView = 'pending' | 'sending' | 'sent' | 'confirmed' | 'failed';
+export type LabelStateView = LabelState;
 
 export interface JobView {
   id: number;

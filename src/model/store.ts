@@ -6,7 +6,9 @@
 import { TemplateNotFound, type Problem } from './errors';
 import type { Template } from './schema';
 
-export type TemplateOrigin = 'bundled' | 'user' | 'captured';
+/** Bundled with the app (read-only), made by the user, or captured from the hosted service. */
+export const TEMPLATE_ORIGINS = ['bundled', 'user', 'captured'] as const;
+export type TemplateOrigin = (typeof TEMPLATE_ORIGINS)[number];
 
 export interface TemplateEntry {
   template: Template;
