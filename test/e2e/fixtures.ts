@@ -3,13 +3,13 @@
  * folder, printers preconfigured with `--printers`), a Zebra emulator on loopback TCP as its printer, and, on
  * request, a `labeldesk serve` standing in for the hosted API.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startZebraEmulator, type ZebraEmulator } from '../emulator/zebra-emulator';
 import { createKey } from '../../src/node/serve/key-store';
+import { startWeb } from './web-app';
 import { startServer, type ApiServer } from '../../src/node/serve/server';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -29,46 +29,6 @@ export interface HostedApi {
   key: string;
   secret: string;
   close(): Promise<void>;
-}
-
-async function startWeb(
-  dataDir: string,
-  printersFile: string,
-): Promise<{ child: ChildProcess; url: string; stderr: () => string }> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(ROOT, 'main/web.ts'),
-      '--port',
-      '0',
-      '--data-dir',
-      dataDir,
-      '--printers',
-      printersFile,
-    ],
-    { cwd: ROOT, env: { ...process.env, LABELDESK_DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const url = await new Promise<string>((ok, fail) => {
-    let out = '';
-    const timer = setTimeout(() => fail(new Error(`web mode did not start in 30 s: ${err}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /Open (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        ok(m[1]!);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`web mode exited with ${code}: ${err}`));
-    });
-  });
-  return { child, url, stderr: () => err };
 }
 
 export async function startHostedApi(): Promise<HostedApi> {

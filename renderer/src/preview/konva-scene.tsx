@@ -7,6 +7,7 @@ import { Ellipse, Group, Image as KonvaImage, Layer, Path, Rect, Stage } from 'r
 import type Konva from 'konva';
 import type { KonvaLabel, KonvaSpec } from './scene-to-konva';
 import { assertNever } from '../../../src/base/assert-never';
+import { markPreviewPainted } from './paint-marks';
 
 interface Props {
   label: KonvaLabel;
@@ -72,6 +73,16 @@ export default function KonvaScene({ label, scale, selected, onSelect }: Props) 
   const [outline, setOutline] = useState<{ x: number; y: number; width: number; height: number } | null>(
     null,
   );
+
+  useEffect(() => {
+    const l = layer.current;
+    if (!l) return;
+    const painted = () => markPreviewPainted('screen');
+    l.on('draw', painted);
+    return () => {
+      l.off('draw', painted);
+    };
+  }, []);
 
   useEffect(() => {
     const l = layer.current;

@@ -8,6 +8,7 @@ import { Icon } from '../components/icons';
 import { useDocument, useStores, useUi } from '../store/stores-context';
 import { fieldsForElement, sceneToKonva } from './scene-to-konva';
 import { sceneText } from './scene-text';
+import { markPreviewPainted } from './paint-marks';
 
 const KonvaScene = lazy(() => import('./konva-scene'));
 
@@ -141,6 +142,7 @@ export function PreviewPanel() {
                   width={Math.ceil(label.width * scale)}
                   height={Math.ceil(label.height * scale)}
                   data-dpi={raster.dpi}
+                  onLoad={() => markPreviewPainted('printer')}
                 />
               ) : (
                 <p className="muted preview-wait">Rendering at the printer’s dpi…</p>
