@@ -761,7 +761,8 @@ if (onlySection) {
   if (!found) throw new Error(`no section ${onlySection}`);
   console.error(`[${onlySection}]`);
   await found[1]();
-  const outFile = args[args.indexOf('--out') + 1];
+  const outAt = args.indexOf('--out');
+  const outFile = outAt >= 0 ? args[outAt + 1] : undefined;
   if (!outFile) throw new Error('--section needs --out FILE');
   writeFileSync(outFile, JSON.stringify({ result, details, rows }));
   process.exit(0);
