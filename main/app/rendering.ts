@@ -7,6 +7,7 @@
 import { checkValues } from '../../src/resolve/values';
 import { resolve, resolveOne } from '../../src/resolve/resolve';
 import { IpcError } from '../../src/ipc/errors';
+import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
 import { layout } from '../../src/layout/layout';
 import { type LayoutTarget } from '../../src/layout/element-context';
@@ -22,7 +23,7 @@ import {
 import { defaultPrintWidthDots } from '../../src/printers/profiles';
 import { FALLBACK_DPI } from '../../src/node/printers/setup';
 import type { Markup, Template } from '../../src/model/schema';
-import { toWireScene } from '../../src/ipc/wire-scene';
+import { toWirePreview } from '../../src/ipc/wire-scene';
 import type {
   ExportedFile,
   FieldValues,
@@ -39,7 +40,7 @@ import type { AppPrinters } from './printers';
 import type { AppTemplates } from './templates';
 import { monoToPng } from './mono-png';
 import { elementFields } from './templates';
-import type { TextCut } from '../../src/layout/scene';
+import type { Scene, TextCut } from '../../src/layout/scene';
 
 /**
  * Text that did not fit on the label, told by the field it came from: "Address: “United Kingdom” does not fit on
@@ -70,6 +71,9 @@ export function cutsByField(
   });
 }
 
+/** Preview scenes kept for the next request to build on. */
+const SENT_SCENES_KEPT = 16;
+
 export interface LabelEntry {
   template: Template;
   /** The template file's folder (user templates), where relative image paths are read. */
@@ -78,7 +82,8 @@ export interface LabelEntry {
 }
 
 export interface Rendering {
-  preview(ref: TemplateRef, values: FieldValues): Promise<PreviewResult>;
+  /** `since`: the id of a preview scene sent before, so only the nodes that changed since are sent. */
+  preview(ref: TemplateRef, values: FieldValues, since?: string): Promise<PreviewResult>;
   raster(ref: TemplateRef, values: FieldValues, printer: PrinterView | undefined): Promise<RasterPreview>;
   /** The template, looked up once per print or export, and the ports that read its relative image paths. */
   entry(ref: TemplateRef): Promise<LabelEntry>;
@@ -178,19 +183,38 @@ export function createRendering(deps: {
     return scene;
   };
 
+  /**
+   * The preview scenes sent lately, by id, for the next request to build on (a few: one per window that types,
+   * and the answers still in flight). Ids carry this process's own prefix, so a renderer that outlived a
+   * restart of main never builds on another process's scene.
+   */
+  const sentScenes = new Map<string, Scene>();
+  const scenePrefix = randomUUID().slice(0, 8);
+  let sceneCount = 0;
+  const rememberScene = (scene: Scene): string => {
+    const id = `${scenePrefix}.${++sceneCount}`;
+    sentScenes.set(id, scene);
+    for (const old of sentScenes.keys()) {
+      if (sentScenes.size <= SENT_SCENES_KEPT) break;
+      sentScenes.delete(old);
+    }
+    return id;
+  };
+
   /** Files: the same policy, the images loaded once. */
   const ready = (list: readonly Markup[], ports: RenderPorts) => prepareImages(list, ports, 'omit');
 
   return {
-    async preview(ref, values) {
+    async preview(ref, values, since) {
       const { template, markup, ports } = await localMarkup(ref, values);
       const scene = await laidOut(markup, ports, { unit: 'px' });
+      const base = since === undefined ? undefined : sentScenes.get(since);
       const problems = checkValues(template, filled(values)).map((p) => ({
         field: p.path.replace(/^apiData\./, ''),
         message: p.message,
       }));
       return {
-        scene: toWireScene(scene, ports.fonts),
+        scene: toWirePreview(scene, ports.fonts, rememberScene(scene), base && { id: since!, scene: base }),
         problems,
         cuts: cutsByField(template, filled(values), scene.cuts),
       };

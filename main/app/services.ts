@@ -144,7 +144,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       };
     },
 
-    'preview.scene': ({ ref, values }) => rendering.preview(ref, values),
+    'preview.scene': ({ ref, values, since }) => rendering.preview(ref, values, since),
     'preview.raster': async ({ ref, values, printer }) =>
       rendering.raster(ref, values, await printerOrUndefined(printer)),
     'output.export': async ({ ref, values, copies, format, printer }) =>

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { Template } from '../model/schema';
 import { TEMPLATE_ORIGINS, type TemplateOrigin } from '../model/store';
 import { JOB_STATES, type LabelState } from '../jobs/model';
-import type { FieldProblem, WireScene } from './wire-scene';
+import type { FieldProblem, WirePreviewScene } from './wire-scene';
 import type { PrinterState } from '../printers/status';
 
 // ---------------------------------------------------------------- shared request pieces
@@ -200,7 +200,8 @@ export interface TemplateDetail {
 }
 
 export interface PreviewResult {
-  scene: WireScene;
+  /** The nodes that changed since the scene the request named in `since` (all of them without one). */
+  scene: WirePreviewScene;
   /** Values the template's field rules refuse (required, pattern, type, length), by field. */
   problems: FieldProblem[];
   /** Values that do not fit on the label (text cut at its box), by field: printing asks first. */
@@ -370,7 +371,8 @@ export const CHANNELS = {
     }),
   ),
 
-  'preview.scene': channel<PreviewResult>()(LabelSchema),
+  /** `since`: the id of the preview scene the renderer holds, so only what changed is sent. */
+  'preview.scene': channel<PreviewResult>()(LabelSchema.extend({ since: z.string().max(80).optional() })),
   'preview.raster': channel<RasterPreview>()(LabelSchema.extend({ printer: printerId.optional() })),
 
   'output.export': channel<ExportedFile>()(

@@ -48,6 +48,22 @@ export interface WireScene extends Omit<Scene, 'nodes'> {
   nodes: WireNode[];
 }
 
+/**
+ * The live preview sends only what changed: a node equal to the one at the same index of a scene the renderer
+ * already has (named by `base`) crosses as this marker, and the renderer keeps its own — the same object, so
+ * its Konva nodes are not touched. Typing in one field re-sends that field's element, not every glyph of the label.
+ */
+export interface WireSame {
+  kind: 'same';
+}
+
+/** A Scene as the preview sends it: `id` names it for the next request; `base`, when set, the scene it builds on. */
+export interface WirePreviewScene extends Omit<WireScene, 'nodes'> {
+  id?: string;
+  base?: string;
+  nodes: (WireNode | WireSame)[];
+}
+
 /** A form field the template's rules refuse, as the form shows it. */
 export interface FieldProblem {
   field: string;
@@ -84,7 +100,44 @@ function wireNode(node: SceneNode, fonts: FontSet): WireNode {
   }
 }
 
-/** The Scene for the wire. `fonts` must be the set layout used. */
-export function toWireScene(scene: Scene, fonts: FontSet): WireScene {
-  return { ...scene, nodes: scene.nodes.map((n) => wireNode(n, fonts)) };
+/** Deep equality of plain Scene data (numbers, strings, arrays, objects, byte arrays). */
+export function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) {
+    return Number.isNaN(a) && Number.isNaN(b);
+  }
+  if (a instanceof Uint8Array || b instanceof Uint8Array) {
+    if (!(a instanceof Uint8Array && b instanceof Uint8Array) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    if (a.length !== bb.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameData(a[i], bb[i])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  const ob = b as Record<string, unknown>;
+  if (ka.length !== Object.keys(ob).length) return false;
+  for (const k of ka) if (!(k in ob) || !sameData((a as Record<string, unknown>)[k], ob[k])) return false;
+  return true;
+}
+
+/**
+ * The Scene for the preview: every node, or — given the scene the renderer holds (`base`) — only the nodes that
+ * differ from the base's node at the same index. `fonts` must be the set layout used.
+ */
+export function toWirePreview(
+  scene: Scene,
+  fonts: FontSet,
+  id: string,
+  base?: { id: string; scene: Scene },
+): WirePreviewScene {
+  const nodes = scene.nodes.map((node, i): WireNode | WireSame => {
+    const before = base?.scene.nodes[i];
+    return before && sameData(node, before) ? { kind: 'same' } : wireNode(node, fonts);
+  });
+  return { ...scene, id, ...(base ? { base: base.id } : {}), nodes };
 }

@@ -28,6 +28,11 @@ const firstLine = (r: { scene: ReturnType<typeof sceneSaying> | null }) => {
   return node?.kind === 'text' ? node.lines[0]?.text : undefined;
 };
 
+const firstLineOf = (node: unknown) =>
+  (node as { kind?: string; lines?: { text: string }[] } | undefined)?.kind === 'text'
+    ? (node as { lines: { text: string }[] }).lines[0]?.text
+    : undefined;
+
 describe('document store: template selection', () => {
   it('loads the detail, starts the form from defaults (no counters) and asks for a preview', async () => {
     const { api, doc } = setup();
@@ -116,6 +121,71 @@ describe('document store: live preview', () => {
     late.resolve({ scene: sceneSaying('Late'), problems: [], cuts: [] });
     await flush();
     expect(firstLine(doc())).toBe('Other');
+  });
+});
+
+describe('document store: the preview builds on the scene it holds (#21)', () => {
+  /** A scene of two nodes: a static frame, and the typed name. */
+  const twoNodes = (name: string) => {
+    const named = sceneSaying(name);
+    const frame = {
+      kind: 'rect' as const,
+      x: 0,
+      y: 0,
+      width: 384,
+      height: 576,
+      stroke: { color: '#000000', width: 2 },
+    };
+    return { ...named, nodes: [frame, ...named.nodes] };
+  };
+
+  it('asks since the scene it holds, and keeps the very node objects main says are the same', async () => {
+    const { api, doc } = setup();
+    let n = 0;
+    api.on('preview.scene', (r) => {
+      n++;
+      const full = twoNodes(r.values.ship_to_name ?? 'NAME');
+      if (!r.since) return { scene: { ...full, id: `s${n}` }, problems: [], cuts: [] };
+      return {
+        scene: { ...full, id: `s${n}`, base: r.since, nodes: [{ kind: 'same' as const }, full.nodes[1]!] },
+        problems: [],
+        cuts: [],
+      };
+    });
+    await doc().selectTemplate(SUMMARY.ref);
+    const frame = doc().scene!.nodes[0];
+    doc().setValue('ship_to_name', 'Ada');
+    await flush();
+    expect(api.callsTo('preview.scene').at(-1)).toMatchObject({ since: 's1' });
+    expect(doc().scene!.nodes[0]).toBe(frame);
+    expect(firstLineOf(doc().scene!.nodes[1])).toBe('Ada');
+    doc().setValue('ship_to_name', 'Ada L');
+    await flush();
+    expect(api.callsTo('preview.scene').at(-1)).toMatchObject({ since: 's2' });
+    expect(doc().scene!.nodes[0]).toBe(frame);
+    expect(firstLineOf(doc().scene!.nodes[1])).toBe('Ada L');
+  });
+
+  it('an answer that builds on a scene it does not hold: asks again for the whole scene, shows no error', async () => {
+    const { api, doc } = setup();
+    const asked: (string | undefined)[] = [];
+    api.on('preview.scene', (r) => {
+      asked.push(r.since);
+      const full = twoNodes(r.values.ship_to_name ?? 'NAME');
+      // A confused main: every answer claims a base nobody has.
+      return r.since === undefined && asked.length > 1
+        ? { scene: { ...full, id: 'whole' }, problems: [], cuts: [] }
+        : {
+            scene: { ...full, id: 'x', base: 'gone', nodes: [{ kind: 'same' as const }, full.nodes[1]!] },
+            problems: [],
+            cuts: [],
+          };
+    });
+    await doc().selectTemplate(SUMMARY.ref);
+    await flush();
+    expect(asked).toEqual([undefined, undefined]);
+    expect(doc().previewError).toBeNull();
+    expect(firstLineOf(doc().scene!.nodes[1])).toBe('NAME');
   });
 });
 

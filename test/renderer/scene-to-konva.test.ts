@@ -198,6 +198,43 @@ describe('sceneToKonva', () => {
   });
 });
 
+describe('sceneToKonva across preview updates (#21)', () => {
+  const rect = (x: number) => ({
+    kind: 'rect' as const,
+    element: 0,
+    x,
+    y: 0,
+    width: 5,
+    height: 5,
+    fill: '#000000',
+  });
+  const base: WireScene = {
+    unit: 'px',
+    dpi: 96,
+    width: 100,
+    height: 100,
+    background: '#ffffff',
+    rfid: [],
+    warnings: [],
+    nodes: [rect(0), rect(10)],
+  };
+
+  it('an unchanged node (the same object) keeps its descriptions; a changed one gets new ones', () => {
+    const before = sceneToKonva(base);
+    const after = sceneToKonva({ ...base, nodes: [base.nodes[0]!, rect(20)] });
+    expect(after.nodes[0]).toBe(before.nodes[0]);
+    expect(after.nodes[1]).not.toBe(before.nodes[1]);
+    expect(after.nodes[1]).toMatchObject({ x: 20, key: '1' });
+  });
+
+  it('the same node at another index is described again under its new key', () => {
+    const before = sceneToKonva(base);
+    const moved = sceneToKonva({ ...base, nodes: [base.nodes[1]!] });
+    expect(moved.nodes[0]).not.toBe(before.nodes[1]);
+    expect(moved.nodes[0]).toMatchObject({ key: '0', x: 10 });
+  });
+});
+
 describe('helpers', () => {
   it('barsToPathData ignores a trailing partial quadruple', () => {
     expect(barsToPathData([1, 2, 3, 4, 5])).toBe('M1 2h3v4h-3z');

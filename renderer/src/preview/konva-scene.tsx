@@ -2,7 +2,7 @@
  * Draws a KonvaLabel with react-konva at a scale. Loaded lazily (Konva is the heaviest part of the app).
  * Clicking a node reports its markup element; the selected element gets a dashed outline.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { Ellipse, Group, Image as KonvaImage, Layer, Path, Rect, Stage } from 'react-konva';
 import type Konva from 'konva';
 import type { KonvaLabel, KonvaSpec } from './scene-to-konva';
@@ -37,7 +37,8 @@ function SceneImage({ spec }: { spec: Extract<KonvaSpec, { type: 'image' }> }) {
   return image ? <KonvaImage {...props} image={image} /> : null;
 }
 
-function Node({ spec }: { spec: KonvaSpec }) {
+/** One description's Konva node; the same description (an unchanged element) is not rendered again. */
+const Node = memo(function Node({ spec }: { spec: KonvaSpec }) {
   switch (spec.type) {
     case 'rect': {
       const { key: _key, type: _type, ...props } = spec;
@@ -66,7 +67,7 @@ function Node({ spec }: { spec: KonvaSpec }) {
     default:
       return assertNever(spec, 'konva spec');
   }
-}
+});
 
 export default function KonvaScene({ label, scale, selected, onSelect }: Props) {
   const layer = useRef<Konva.Layer>(null);

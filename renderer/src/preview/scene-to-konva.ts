@@ -208,6 +208,21 @@ export function nodeToKonva(node: WireNode, key: string, inherited?: number): Ko
   }
 }
 
+/**
+ * Each wire node's descriptions, kept with the node: the live preview reuses the node objects that did not
+ * change (src/ipc/wire-preview.ts), so their descriptions are the same objects too and konva-scene.tsx leaves
+ * their Konva nodes alone — typing redraws one element, not every glyph of the label.
+ */
+const specsOf = new WeakMap<WireNode, { key: string; specs: KonvaSpec[] }>();
+
+function cachedSpecs(node: WireNode, key: string): KonvaSpec[] {
+  const hit = specsOf.get(node);
+  if (hit && hit.key === key) return hit.specs;
+  const specs = nodeToKonva(node, key);
+  specsOf.set(node, { key, specs });
+  return specs;
+}
+
 /** The whole scene, with its size in CSS px so zoom 1 is the label's true size on screen. */
 export function sceneToKonva(scene: WireScene): KonvaLabel {
   const unitScale = scene.unit === 'px' ? 1 : pxPerSceneUnit(scene.dpi);
@@ -216,7 +231,7 @@ export function sceneToKonva(scene: WireScene): KonvaLabel {
     height: scene.height * unitScale,
     unitScale,
     background: scene.background,
-    nodes: scene.nodes.flatMap((node, i) => nodeToKonva(node, String(i))),
+    nodes: scene.nodes.flatMap((node, i) => cachedSpecs(node, String(i))),
   };
 }
 

@@ -16,6 +16,7 @@ import type {
   TemplateRef,
 } from '../../../src/ipc/contract';
 import type { FieldProblem, WireScene } from '../../../src/ipc/wire-scene';
+import { applyWirePreview, MissingBaseScene } from '../../../src/ipc/wire-preview';
 import type { Field } from '../../../src/model/schema';
 import { toUserError, type UserError } from '../ipc/user-error';
 import { editableFields } from '../lib/form-keys';
@@ -170,6 +171,21 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
   let inflight: Promise<void> = Promise.resolve();
   /** The values (as sent) whose preview answer — scene, problems, cuts, or error — the state holds. */
   let previewed: string | null = null;
+  /**
+   * The last preview scenes by id: main sends only the nodes that changed since the one named in `since`, and
+   * an unchanged node is this scene's own object, so the preview redraws only what changed.
+   */
+  const heldScenes = new Map<string, WireScene>();
+  let latestScene: string | null = null;
+  const holdScene = (id: string | undefined, scene: WireScene): void => {
+    if (id === undefined) return;
+    heldScenes.set(id, scene);
+    latestScene = id;
+    for (const old of heldScenes.keys()) {
+      if (heldScenes.size <= 4) break;
+      heldScenes.delete(old);
+    }
+  };
 
   return createStore<DocumentState>()((set, get) => {
     const label = () => {
@@ -183,10 +199,27 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       if (!request || !get().detail) return;
       const key = JSON.stringify(request.values);
       try {
-        const result = await api.invoke('preview.scene', request);
+        const result = await api.invoke(
+          'preview.scene',
+          latestScene ? { ...request, since: latestScene } : request,
+        );
         if (mine !== previewSeq) return;
+        let scene: WireScene;
+        try {
+          scene = applyWirePreview(
+            result.scene,
+            result.scene.base ? heldScenes.get(result.scene.base) : undefined,
+          );
+        } catch (e) {
+          if (!(e instanceof MissingBaseScene)) throw e;
+          // The scene it builds on is gone (it cannot be, but if it were): ask for the whole scene.
+          heldScenes.clear();
+          latestScene = null;
+          return await runPreview();
+        }
+        holdScene(result.scene.id, scene);
         previewed = key;
-        set({ scene: result.scene, problems: result.problems, cuts: result.cuts, previewError: null });
+        set({ scene, problems: result.problems, cuts: result.cuts, previewError: null });
       } catch (e) {
         if (mine !== previewSeq) return;
         previewed = key;

@@ -15,6 +15,7 @@ import { dispatch } from '../../../main/app/dispatch';
 import type { AppEvent, ChannelName, RequestOf, ResponseOf } from '../../../src/ipc/contract';
 import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
 import { scanZplJob } from '../../support/barcode-label';
+import { applyWirePreview } from '../../../src/ipc/wire-preview';
 
 let dir: string;
 let services: AppServices;
@@ -105,6 +106,46 @@ describe('printers', () => {
     const png = Buffer.from(view.dataUrl.split(',')[1]!, 'base64');
     expect(png[25]).toBe(0); // greyscale
     expect(png[24]).toBe(1); // 1 bit per dot
+  });
+});
+
+describe('the live preview sends only what changed (#21)', () => {
+  it('since a scene it sent: the typed element in full, every other node as "same"; the scene put back equals a full one', async () => {
+    const first = await call('preview.scene', { ref, values });
+    expect(first.scene.base).toBeUndefined();
+    expect(first.scene.nodes.some((n) => n.kind === 'same')).toBe(false);
+    const typed = { ...values, ship_to_name: 'Grace Hopperx' };
+    const next = await call('preview.scene', { ref, values: typed, since: first.scene.id });
+    expect(next.scene.base).toBe(first.scene.id);
+    const changed = next.scene.nodes.filter((n) => n.kind !== 'same');
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.length).toBeLessThan(next.scene.nodes.length / 2);
+    expect(JSON.stringify(changed)).toContain('Grace Hopperx');
+    expect(JSON.stringify(next.scene).length).toBeLessThan(JSON.stringify(first.scene).length / 3);
+
+    const whole = await call('preview.scene', { ref, values: typed });
+    const rebuilt = applyWirePreview(next.scene, applyWirePreview(first.scene, undefined));
+    const { id: _id, ...wholeScene } = whole.scene;
+    expect(rebuilt).toEqual(wholeScene);
+  });
+
+  it('a since it does not know (another process, long ago, made up) gets every node', async () => {
+    for (const since of ['00000000.1', 'x', '']) {
+      const answer = await call('preview.scene', { ref, values, since });
+      expect(answer.scene.base).toBeUndefined();
+      expect(answer.scene.nodes.some((n) => n.kind === 'same')).toBe(false);
+    }
+  });
+
+  it('since a scene of another template: nothing is taken from it that differs', async () => {
+    const other = await call('preview.scene', {
+      ref: { source: 'bundled', name: 'product-2x1' },
+      values: { product_name: 'Widget' },
+    });
+    const answer = await call('preview.scene', { ref, values, since: other.scene.id });
+    const whole = await call('preview.scene', { ref, values });
+    const { id: _id, ...wholeScene } = whole.scene;
+    expect(applyWirePreview(answer.scene, applyWirePreview(other.scene, undefined))).toEqual(wholeScene);
   });
 });
 
