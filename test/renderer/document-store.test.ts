@@ -189,6 +189,29 @@ describe('document store: the preview builds on the scene it holds (#21)', () =>
   });
 });
 
+describe('document store: the printer view asks with the scene, not after it (#21)', () => {
+  it('a value typed with the printer view on asks for the dots while the scene is still on its way', async () => {
+    const { api, doc, ui } = setup();
+    await doc().selectTemplate(SUMMARY.ref);
+    ui().setPrinterView(true);
+    const never = deferred<PreviewResult>();
+    api.on('preview.scene', () => never.promise);
+    const rastersBefore = api.callsTo('preview.raster').length;
+    doc().setValue('ship_to_name', 'Ada');
+    await flush();
+    expect(api.callsTo('preview.raster').length).toBe(rastersBefore + 1);
+    expect(api.callsTo('preview.raster').at(-1)).toMatchObject({ values: { ship_to_name: 'Ada' } });
+  });
+
+  it('with the printer view off, typing asks for no dots', async () => {
+    const { api, doc } = setup();
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setValue('ship_to_name', 'Ada');
+    await flush();
+    expect(api.callsTo('preview.raster')).toEqual([]);
+  });
+});
+
 describe('document store: output', () => {
   it('print submits the label with copies and printer, tracks the job and shows a toast', async () => {
     const { api, stores, doc, ui } = setup();

@@ -54,10 +54,11 @@ export function PreviewPanel() {
     ui.getState().setFitScale(Math.max(0.05, Math.min(fit, 8)));
   }, [label, size.width, size.height, ui]);
 
-  // The raster follows every new Scene while the printer view is on (the latest answer wins in the store).
+  // The raster when the printer view is turned on or the printer changes; while it is on, each change of the
+  // values asks for it alongside the scene (the document store; the latest answer wins).
   useEffect(() => {
-    if (printerView && scene) void document.getState().loadRaster();
-  }, [printerView, scene, printer, document]);
+    if (printerView) void document.getState().loadRaster();
+  }, [printerView, printer, document]);
 
   const scale = zoom === 'fit' ? fitScale : zoom;
 

@@ -399,6 +399,8 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           queueMicrotask(() => {
             scheduled = null;
             inflight = runPreview();
+            // The printer view asks for its dots at the same time, not after the scene has come back.
+            if (ports.ui.getState().printerView) void get().loadRaster();
             resolve(inflight);
           }),
         );
