@@ -23,7 +23,8 @@ import type {
 import { IpcError } from '../../src/ipc/errors';
 import { openJobService, type JobDetail, type JobService } from '../../src/node/jobs/job-service';
 import type { AppPrinters } from './printers';
-import { checkLabel, filled, type Rendering } from './rendering';
+import { checkLabel, type Rendering } from './rendering';
+import { filled } from '../../src/ipc/preview-label';
 import { createTransport } from '../../src/node/printers/open-transport';
 
 export interface AppJobs {

@@ -24,6 +24,7 @@ import { defaultPrintWidthDots } from '../../src/printers/profiles';
 import { FALLBACK_DPI } from '../../src/node/printers/setup';
 import type { Markup, Template } from '../../src/model/schema';
 import { toWirePreview } from '../../src/ipc/wire-scene';
+import { filled, previewLabel } from '../../src/ipc/preview-label';
 import type {
   ExportedFile,
   FieldValues,
@@ -39,37 +40,7 @@ import type { Connection } from './connection';
 import type { AppPrinters } from './printers';
 import type { AppTemplates } from './templates';
 import { monoToPng } from './mono-png';
-import { elementFields } from './templates';
-import type { Scene, TextCut } from '../../src/layout/scene';
-
-/**
- * Text that did not fit on the label, told by the field it came from: "Address: “United Kingdom” does not fit on
- * the label and would be cut off." An element showing one field names it; one showing several names the field
- * whose value holds the start of the lost text, else its last. Text the template itself wrote (no field) is
- * not the user's to fix and stays a warning of the preview.
- */
-export function cutsByField(
-  template: Template,
-  values: Readonly<Record<string, string>>,
-  cuts: readonly TextCut[] | undefined,
-): { field: string; message: string }[] {
-  if (!cuts?.length) return [];
-  const fieldsOf = elementFields(template);
-  const labels = new Map(template.fields.map((f) => [f.name, f.label]));
-  return cuts.flatMap(({ element, lost }) => {
-    const names = fieldsOf[element] ?? [];
-    const start = (lost.split(' / ')[0] ?? '').slice(0, 24);
-    const field = names.find((n) => start !== '' && (values[n] ?? '').includes(start)) ?? names.at(-1);
-    if (field === undefined) return [];
-    const short = lost.length > 80 ? `${lost.slice(0, 77)}...` : lost;
-    return [
-      {
-        field,
-        message: `${labels.get(field) ?? field}: “${short}” does not fit on the label and would be cut off.`,
-      },
-    ];
-  });
-}
+import type { Scene } from '../../src/layout/scene';
 
 /** Preview scenes kept for the next request to build on. */
 const SENT_SCENES_KEPT = 16;
@@ -108,11 +79,6 @@ export function checkLabel(template: Template, values: FieldValues): void {
   const [problem] = checkValues(template, filled(values));
   if (problem)
     throw new IpcError('invalid', problem.message, problem.path.replace(/^apiData\./, ''), 'field');
-}
-
-/** Values the form holds, minus empties (an empty field prints its placeholder, as the API does). */
-export function filled(values: FieldValues): FieldValues {
-  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
 }
 
 const fileBase = (template: Template) => template.name.replace(/[^\w.-]+/g, '_');
@@ -206,17 +172,13 @@ export function createRendering(deps: {
 
   return {
     async preview(ref, values, since) {
-      const { template, markup, ports } = await localMarkup(ref, values);
-      const scene = await laidOut(markup, ports, { unit: 'px' });
+      const { template, ports } = await entryOf(ref);
+      const { scene, problems, cuts } = await previewLabel(template, values, ports);
       const base = since === undefined ? undefined : sentScenes.get(since);
-      const problems = checkValues(template, filled(values)).map((p) => ({
-        field: p.path.replace(/^apiData\./, ''),
-        message: p.message,
-      }));
       return {
         scene: toWirePreview(scene, ports.fonts, rememberScene(scene), base && { id: since!, scene: base }),
         problems,
-        cuts: cutsByField(template, filled(values), scene.cuts),
+        cuts,
       };
     },
 

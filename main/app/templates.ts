@@ -10,9 +10,8 @@ import { bundledTemplatesDir } from '../../src/node/assets';
 import { folderStore, layeredStore } from '../../src/node/template-store';
 import { looksLikeMarkup, templatesFromMarkup } from '../../src/model/from-markup';
 import { parseJsonText, parseTemplate } from '../../src/model/parse';
-import { REFERENCE_ATTRIBUTES } from '../../src/model/elements';
-import { referencedFields } from '../../src/model/refs';
 import type { Template } from '../../src/model/schema';
+import { elementFields } from '../../src/ipc/preview-label';
 import {
   findTemplate,
   TEMPLATE_ORIGINS,
@@ -59,20 +58,6 @@ export function summarize(entry: TemplateEntry, recent: readonly TemplateRef[] =
     fieldCount: template.fields.length,
     recent: recent.some((r) => sameRef(r, ref)),
   };
-}
-
-/** Element index → the fields its values reference (the preview focuses them on click). */
-export function elementFields(template: Template): Record<number, string[]> {
-  const out: Record<number, string[]> = {};
-  template.elements.forEach((element, i) => {
-    const names = new Set<string>();
-    for (const attr of REFERENCE_ATTRIBUTES[element.type] ?? []) {
-      const value = (element as Record<string, unknown>)[attr];
-      if (typeof value === 'string') for (const name of referencedFields(value)) names.add(name);
-    }
-    if (names.size) out[i] = [...names];
-  });
-  return out;
 }
 
 export function appTemplates(dataDir: string): AppTemplates {

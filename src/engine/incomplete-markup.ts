@@ -21,7 +21,7 @@ import type { RenderPorts } from '../outputs/render';
 export type ImagePolicy = 'omit' | 'strict';
 
 /** What loads images: the render ports, or just a loader (the browser SDK). */
-type ImageLoading = Pick<RenderPorts, 'loadImages'>;
+export type ImageLoading = Pick<RenderPorts, 'loadImages'>;
 
 export interface PreparedMarkups<P extends ImageLoading = RenderPorts> {
   /** The markups, with every image that could not be loaded made invisible (the same objects when none). */

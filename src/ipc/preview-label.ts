@@ -1,0 +1,89 @@
+/**
+ * The live preview of one label, as main and the renderer's preview worker both compute it, so the two are the
+ * same Scene: the template resolved with the form's values (empties left out), its images loaded under the
+ * incomplete-markup policy (one that cannot load is left out and named in the warnings), laid out in px with an
+ * element that cannot render drawn as a marked box, the field rules checked and the text cut at its box told by
+ * field.
+ */
+import { prepareImages, type ImageLoading } from '../engine/incomplete-markup';
+import type { FontSet } from '../layout/fonts';
+import { collectImageUrls } from '../layout/images';
+import { layout } from '../layout/layout';
+import type { Scene, TextCut } from '../layout/scene';
+import { REFERENCE_ATTRIBUTES } from '../model/elements';
+import { referencedFields } from '../model/refs';
+import type { Template } from '../model/schema';
+import { resolveOne } from '../resolve/resolve';
+import { checkValues } from '../resolve/values';
+import type { FieldValues } from './contract';
+import type { FieldProblem } from './wire-scene';
+
+/** Values the form holds, minus empties (an empty field prints its placeholder, as the API does). */
+export function filled(values: FieldValues): FieldValues {
+  return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ''));
+}
+
+/** Element index → the fields its values reference (the preview focuses them on click). */
+export function elementFields(template: Template): Record<number, string[]> {
+  const out: Record<number, string[]> = {};
+  template.elements.forEach((element, i) => {
+    const names = new Set<string>();
+    for (const attr of REFERENCE_ATTRIBUTES[element.type] ?? []) {
+      const value = (element as Record<string, unknown>)[attr];
+      if (typeof value === 'string') for (const name of referencedFields(value)) names.add(name);
+    }
+    if (names.size) out[i] = [...names];
+  });
+  return out;
+}
+
+/**
+ * Text that did not fit on the label, told by the field it came from: "Address: “United Kingdom” does not fit on
+ * the label and would be cut off." An element showing one field names it; one showing several names the field
+ * whose value holds the start of the lost text, else its last. Text the template itself wrote (no field) is
+ * not the user's to fix and stays a warning of the preview.
+ */
+export function cutsByField(
+  template: Template,
+  values: Readonly<Record<string, string>>,
+  cuts: readonly TextCut[] | undefined,
+): { field: string; message: string }[] {
+  if (!cuts?.length) return [];
+  const fieldsOf = elementFields(template);
+  const labels = new Map(template.fields.map((f) => [f.name, f.label]));
+  return cuts.flatMap(({ element, lost }) => {
+    const names = fieldsOf[element] ?? [];
+    const start = (lost.split(' / ')[0] ?? '').slice(0, 24);
+    const field = names.find((n) => start !== '' && (values[n] ?? '').includes(start)) ?? names.at(-1);
+    if (field === undefined) return [];
+    const short = lost.length > 80 ? `${lost.slice(0, 77)}...` : lost;
+    return [
+      {
+        field,
+        message: `${labels.get(field) ?? field}: “${short}” does not fit on the label and would be cut off.`,
+      },
+    ];
+  });
+}
+
+/** The label's preview: its Scene in px, the values its field rules refuse, and the text cut at its box. */
+export async function previewLabel(
+  template: Template,
+  values: FieldValues,
+  ports: ImageLoading & { fonts: FontSet },
+): Promise<{ scene: Scene; problems: FieldProblem[]; cuts: FieldProblem[] }> {
+  const given = filled(values);
+  const markup = resolveOne(template, given);
+  const prepared = await prepareImages([markup], ports, 'omit');
+  const [ready = markup] = prepared.markups;
+  const images = await prepared.ports.loadImages(collectImageUrls([ready]));
+  // `mark`: an element that cannot render (a barcode value its symbology refuses) is drawn as a marked box
+  // with a warning, so the preview keeps following the typing.
+  const scene = layout(ready, { fonts: ports.fonts, images, target: { unit: 'px' }, onInvalid: 'mark' });
+  scene.warnings.push(...prepared.warnings);
+  const problems = checkValues(template, given).map((p) => ({
+    field: p.path.replace(/^apiData\./, ''),
+    message: p.message,
+  }));
+  return { scene, problems, cuts: cutsByField(template, given, scene.cuts) };
+}
