@@ -8,11 +8,14 @@ import { downloadFile } from './lib/download';
 import { printSvg } from './lib/system-print';
 import { createStores, startApp } from './store';
 import { StoresProvider } from './store/stores-context';
+import { startPreviewEngine } from './preview/engine/preview-engine';
 import './styles/app.css';
 
+const previewEngine = startPreviewEngine();
 const stores = createStores(connectApi(), {
   saveFile: (f) => downloadFile(f),
   printSvg: (svg, page) => printSvg(svg, page),
+  ...(previewEngine ? { previewEngine } : {}),
 });
 
 createRoot(document.getElementById('root')!).render(

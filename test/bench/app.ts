@@ -136,7 +136,9 @@ async function typeTimed(page: Page, field: RegExp, count: number, view: string)
     const key = await lastKey(page);
     const painted = await paintAfter(page, key, view);
     out.push(painted - key);
-    await page.waitForTimeout(40);
+    // ~40 ms to the next key, plus up to a frame at random: the wait for a paint ends on a frame, and a key sent
+    // a fixed time after it would always land at the same point of the frame (a person's keys do not).
+    await page.waitForTimeout(40 + Math.random() * 17);
   }
   return out;
 }

@@ -242,3 +242,26 @@ test('offline: with the hosted API down, the bundled engine prints and the bar s
   await expect(page.getByTestId('connection')).toContainText(/offline/i);
   await screenshot(page, '09-offline');
 });
+
+test('the preview follows the typing without asking main: computed in the page, with the label main would print', async ({
+  page,
+}) => {
+  await pickTemplate(page, 'shipping-4x6');
+  const preview = page.getByTestId('preview');
+  await expect(preview).toHaveAttribute('data-lines', /./);
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/ipc/preview.scene')) asked.push(r.url());
+  });
+  const name = page.getByRole('textbox', { name: /Recipient/ });
+  await name.click();
+  await name.pressSequentially('Ada Lovelace', { delay: 30 });
+  await expect(preview).toHaveAttribute('data-lines', /Ada Lovelace/);
+  expect(asked).toEqual([]);
+  // A value the template's rules refuse is still shown as the field's problem (the rules run in the page too).
+  const weight = page.getByRole('textbox', { name: /Weight/ });
+  await weight.fill('heavy');
+  await weight.blur();
+  await expect(page.locator('.field-problem').filter({ hasText: /Weight/ })).toBeVisible();
+  expect(asked).toEqual([]);
+});

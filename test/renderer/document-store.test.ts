@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { IpcError } from '../../src/ipc/errors';
 import type { ExportedFile, PreviewResult } from '../../src/ipc/contract';
-import { createStores, startApp } from '../../renderer/src/store';
+import { createStores, startApp, type BrowserPorts } from '../../renderer/src/store';
 import { initialValues, parseCopies, valuesToSend } from '../../renderer/src/store/document';
 import { DETAIL, JOB, SUMMARY, TEMPLATE, createFakeApi, deferred, flush, sceneSaying } from './fake-api';
 
-function setup() {
+function setup(previewEngine?: BrowserPorts['previewEngine']) {
   const api = createFakeApi();
   const saved: ExportedFile[] = [];
   const printed: { svg: string; page: { width: string; height: string } }[] = [];
   const stores = createStores(api, {
     saveFile: (f) => saved.push(f),
     printSvg: (svg, page) => printed.push({ svg, page }),
+    ...(previewEngine ? { previewEngine } : {}),
   });
   return {
     api,
@@ -209,6 +210,61 @@ describe('document store: the printer view asks with the scene, not after it (#2
     doc().setValue('ship_to_name', 'Ada');
     await flush();
     expect(api.callsTo('preview.raster')).toEqual([]);
+  });
+});
+
+describe('document store: the preview made in the renderer (#21)', () => {
+  it('a keystroke asks the worker, not main; the worker is given the template and the values as sent', async () => {
+    const asked: { values: Record<string, string>; since?: string }[] = [];
+    const { api, doc } = setup({
+      preview: async (ask) => {
+        asked.push({ values: ask.values, ...(ask.since ? { since: ask.since } : {}) });
+        expect(ask.template).toEqual(TEMPLATE);
+        return {
+          scene: { ...sceneSaying(ask.values.ship_to_name ?? 'NAME'), id: `w${asked.length}` },
+          problems: [],
+          cuts: [],
+        };
+      },
+    });
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setValue('ship_to_name', 'Ada');
+    await flush();
+    expect(api.callsTo('preview.scene')).toEqual([]);
+    expect(asked.at(-1)).toEqual({ values: { ship_to_name: 'Ada', service: 'STANDARD' }, since: 'w1' });
+    expect(firstLine(doc())).toBe('Ada');
+  });
+
+  it('when the worker cannot (an image by URL, fonts not loaded), main is asked, and its answer shown', async () => {
+    const { api, doc } = setup({ preview: async () => null });
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setValue('ship_to_name', 'Ada');
+    await flush();
+    expect(api.callsTo('preview.scene').at(-1)).toMatchObject({ values: { ship_to_name: 'Ada' } });
+    expect(firstLine(doc())).toBe('Ada');
+  });
+
+  it('a slow worker answer for an older value is dropped, as an answer of main is', async () => {
+    const slow = deferred<PreviewResult | null>();
+    let n = 0;
+    const { doc } = setup({
+      preview: (ask) =>
+        ++n === 2
+          ? slow.promise
+          : Promise.resolve({
+              scene: sceneSaying(ask.values.ship_to_name ?? 'NAME'),
+              problems: [],
+              cuts: [],
+            }),
+    });
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setValue('ship_to_name', 'Old');
+    await flush();
+    doc().setValue('ship_to_name', 'New');
+    await flush();
+    slow.resolve({ scene: sceneSaying('Old'), problems: [], cuts: [] });
+    await flush();
+    expect(firstLine(doc())).toBe('New');
   });
 });
 

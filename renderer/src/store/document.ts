@@ -10,6 +10,7 @@ import type {
   JobView,
   LabelDeskApi,
   OutputFormat,
+  PreviewResult,
   RasterPreview,
   ResponseOf,
   TemplateDetail,
@@ -17,7 +18,7 @@ import type {
 } from '../../../src/ipc/contract';
 import type { FieldProblem, WireScene } from '../../../src/ipc/wire-scene';
 import { applyWirePreview, MissingBaseScene } from '../../../src/ipc/wire-preview';
-import type { Field } from '../../../src/model/schema';
+import type { Field, Template } from '../../../src/model/schema';
 import { toUserError, type UserError } from '../ipc/user-error';
 import { editableFields } from '../lib/form-keys';
 import { sameRef } from './catalog';
@@ -50,6 +51,13 @@ export interface DocumentPorts {
   copiesSettings?(): CopiesSettings;
   /** The user chose a printer: keep it for the next start. */
   rememberPrinter?(printer: string): void;
+  /**
+   * The preview computed in the renderer (a worker, preview/engine/): no keystroke crosses IPC. `null` when it
+   * cannot (an image by URL, fonts not loaded yet): main is asked instead. Absent in tests of the stores.
+   */
+  previewEngine?: {
+    preview(ask: { template: Template; values: FieldValues; since?: string }): Promise<PreviewResult | null>;
+  };
 }
 
 export interface PrintOptions {
@@ -199,10 +207,14 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       if (!request || !get().detail) return;
       const key = JSON.stringify(request.values);
       try {
-        const result = await api.invoke(
-          'preview.scene',
-          latestScene ? { ...request, since: latestScene } : request,
-        );
+        const since = latestScene ? { since: latestScene } : {};
+        const template = get().detail?.template;
+        const here =
+          ports.previewEngine && template
+            ? await ports.previewEngine.preview({ template, values: request.values, ...since })
+            : null;
+        if (mine !== previewSeq) return;
+        const result = here ?? (await api.invoke('preview.scene', { ...request, ...since }));
         if (mine !== previewSeq) return;
         let scene: WireScene;
         try {
@@ -352,10 +364,12 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       },
 
       setValue: (field, value) => {
+        // Asked first: the preview's microtask (it reads the values when it runs) then goes out ahead of the
+        // form's re-render, which React schedules when the values change.
+        void get().refreshPreview();
         // A yes to printing the label as it was is not a yes to a changed one.
         set({ values: { ...get().values, [field]: value }, confirmingCuts: null });
         ports.ui.getState().resolve(`field:${field}`);
-        void get().refreshPreview();
       },
 
       setCopies: (input) => {

@@ -7,7 +7,7 @@ import type { UserError } from '../ipc/user-error';
 import { createBatchStore } from './batch';
 import { createCatalogStore } from './catalog';
 import { createConnectionStore } from './connection';
-import { DEFAULT_COPIES_SETTINGS, createDocumentStore } from './document';
+import { DEFAULT_COPIES_SETTINGS, createDocumentStore, type DocumentPorts } from './document';
 import { ACTIVE_JOB_STATES, createJobsStore } from './jobs';
 import { createPrintersStore } from './printers';
 import { createUiStore } from './ui';
@@ -16,6 +16,7 @@ import { createUiStore } from './ui';
 export interface BrowserPorts {
   saveFile(file: ExportedFile): void;
   printSvg(svg: string, page: { width: string; height: string }): void;
+  previewEngine?: DocumentPorts['previewEngine'];
 }
 
 export function createStores(api: LabelDeskApi, browser: BrowserPorts) {

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { createKey } from '../../../src/node/serve/key-store';
 import { startServer } from '../../../src/node/serve/server';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +16,11 @@ import type { AppEvent, ChannelName, RequestOf, ResponseOf } from '../../../src/
 import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
 import { scanZplJob } from '../../support/barcode-label';
 import { applyWirePreview } from '../../../src/ipc/wire-preview';
+import { previewLabel } from '../../../src/ipc/preview-label';
+import { toWirePreview } from '../../../src/ipc/wire-scene';
+import { BUNDLED_FONT_FILES, createFontSet } from '../../../src/layout/fonts';
+import { fontsDir } from '../../../src/node/assets';
+import { dataUrlImages, NotInWorker } from '../../../renderer/src/preview/engine/data-images';
 
 let dir: string;
 let services: AppServices;
@@ -146,6 +151,44 @@ describe('the live preview sends only what changed (#21)', () => {
     const whole = await call('preview.scene', { ref, values });
     const { id: _id, ...wholeScene } = whole.scene;
     expect(applyWirePreview(answer.scene, applyWirePreview(other.scene, undefined))).toEqual(wholeScene);
+  });
+});
+
+describe('the preview worker computes the scene main computes (#21)', () => {
+  const fontFiles = Object.fromEntries(
+    Object.entries(BUNDLED_FONT_FILES).map(([key, file]) => [
+      key,
+      new Uint8Array(readFileSync(join(fontsDir(), file))),
+    ]),
+  );
+  const workerPorts = () => ({ fonts: createFontSet(fontFiles), loadImages: dataUrlImages() });
+
+  it.each([
+    ['shipping-4x6', values],
+    ['packing-slip-a4', { order_id: 'SO-1', customer: 'Ada', items: '2 × Widget\n1 × Gadget' }],
+    ['element-gallery-4x6', { caption: 'Hello' }],
+    ['product-2x1', { product_name: 'Widget' }],
+    ['rfid-asset-4x2', {}],
+    ['visitor-badge-4x3', { name: 'Grace Hopper' }],
+  ])('%s: every node, warning, problem and cut alike', async (name, given) => {
+    const ref = { source: 'bundled', name } as const;
+    const main = await call('preview.scene', { ref, values: given });
+    const { template } = await call('templates.get', { ref });
+    const ports = workerPorts();
+    const here = await previewLabel(template, given, ports);
+    const { id: _id, ...mainScene } = main.scene;
+    expect(toWirePreview(here.scene, ports.fonts, 'w.1')).toEqual({ ...mainScene, id: 'w.1' });
+    expect(here.problems).toEqual(main.problems);
+    expect(here.cuts).toEqual(main.cuts);
+  });
+
+  it('an image by URL or path is not read in the worker: the preview is refused, not drawn without it', async () => {
+    const { template } = await call('templates.get', { ref });
+    const withFile = {
+      ...template,
+      elements: template.elements.map((el) => (el.type === 'image' ? { ...el, url: 'logo.png' } : el)),
+    };
+    await expect(previewLabel(withFile, values, workerPorts())).rejects.toThrow(NotInWorker);
   });
 });
 
