@@ -10,7 +10,8 @@
  *  - keystroke → preview painted: a `keydown` listener the bench adds notes each key; the app marks each paint
  *    (`labeldesk:preview-painted`, renderer/src/preview/paint-marks.ts: the Konva layer drawn, or the printer
  *    view's image loaded), seen through a PerformanceObserver — the canvas is never read. One key at a time,
- *    the next ~40 ms after the paint (a fast typist's pace), in three templates, printer view off and on;
+ *    the next 40–57 ms after the paint (a fast typist; the random part so keys land anywhere in a frame), in
+ *    three templates, printer view off and on;
  *  - app start → interactive Print screen (navigation start → the template list has its options), and the
  *    web process's start → listening;
  *  - template switch → first preview painted (click on the template → paint);
