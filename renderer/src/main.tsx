@@ -15,7 +15,7 @@ const previewEngine = startPreviewEngine();
 const stores = createStores(connectApi(), {
   saveFile: (f) => downloadFile(f),
   printSvg: (svg, page) => printSvg(svg, page),
-  ...(previewEngine ? { previewEngine } : {}),
+  previewEngine,
 });
 
 createRoot(document.getElementById('root')!).render(
@@ -26,4 +26,8 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-void startApp(stores);
+void startApp(stores).finally(() => {
+  // The preview worker and its fonts once the app has started and the browser is idle.
+  const later = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
+  later(() => previewEngine.warm());
+});

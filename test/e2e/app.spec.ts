@@ -254,6 +254,21 @@ test('the preview follows the typing without asking main: computed in the page, 
     if (r.url().includes('/ipc/preview.scene')) asked.push(r.url());
   });
   const name = page.getByRole('textbox', { name: /Recipient/ });
+  // The worker's fonts load in the background (main previews meanwhile): once a keystroke is served without
+  // main, every keystroke is.
+  await expect
+    .poll(
+      async () => {
+        const before = asked.length;
+        await name.fill(`x${before}`);
+        await expect(preview).toHaveAttribute('data-lines', new RegExp(`x${before}`));
+        return asked.length === before;
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  asked.length = 0;
+  await name.fill('');
   await name.click();
   await name.pressSequentially('Ada Lovelace', { delay: 30 });
   await expect(preview).toHaveAttribute('data-lines', /Ada Lovelace/);

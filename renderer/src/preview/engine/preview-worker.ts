@@ -43,9 +43,14 @@ async function loadFonts(): Promise<FontSet> {
   return createFontSet(Object.fromEntries(entries));
 }
 
-const fontsReady = loadFonts();
-// A font that cannot load leaves every preview to main; the rejection is handled where it is awaited.
-fontsReady.catch(() => undefined);
+/** Until the fonts are in (and for good if one cannot load), every preview is main's: no keystroke waits. */
+let fonts: FontSet | undefined;
+loadFonts().then(
+  (loaded) => {
+    fonts = loaded;
+  },
+  () => undefined,
+);
 
 const loadImages = dataUrlImages();
 
@@ -56,7 +61,7 @@ let count = 0;
 
 async function answer(ask: PreviewAsk): Promise<PreviewReply> {
   try {
-    const fonts = await fontsReady;
+    if (!fonts) return { seq: ask.seq, ok: false, why: 'the fonts are still loading' };
     const { scene, problems, cuts } = await previewLabel(ask.template, ask.values, { fonts, loadImages });
     const id = `${prefix}.${++count}`;
     const base = ask.since === undefined ? undefined : sent.get(ask.since);
