@@ -9,9 +9,6 @@ import { resolve, resolveOne } from '../../src/resolve/resolve';
 import { IpcError } from '../../src/ipc/errors';
 import { randomUUID } from 'node:crypto';
 import { dirname } from 'node:path';
-import { layout } from '../../src/layout/layout';
-import { type LayoutTarget } from '../../src/layout/element-context';
-import { collectImageUrls } from '../../src/layout/images';
 import { prepareImages } from '../../src/engine/incomplete-markup';
 import {
   renderPdfLabels,
@@ -23,8 +20,8 @@ import {
 import { defaultPrintWidthDots } from '../../src/printers/profiles';
 import { FALLBACK_DPI } from '../../src/node/printers/setup';
 import type { Markup, Template } from '../../src/model/schema';
-import { toWirePreview } from '../../src/ipc/wire-scene';
-import { filled, previewLabel } from '../../src/ipc/preview-label';
+import { PreviewSender } from '../../src/ipc/wire-scene';
+import { filled, previewLabel, previewLayout } from '../../src/ipc/preview-label';
 import type {
   ExportedFile,
   FieldValues,
@@ -40,7 +37,6 @@ import type { Connection } from './connection';
 import type { AppPrinters } from './printers';
 import type { AppTemplates } from './templates';
 import { monoToPng } from './mono-png';
-import type { Scene } from '../../src/layout/scene';
 
 /** Preview scenes kept for the next request to build on. */
 const SENT_SCENES_KEPT = 16;
@@ -135,37 +131,11 @@ export function createRendering(deps: {
   };
 
   /**
-   * The incomplete-markup policy (README): an image that cannot be loaded is left out of the label and named in
-   * the warnings; the preview lists them, so the user sees what prints before printing or saving.
+   * The preview scenes sent lately, for the next request to build on (a few: one per window that types, and the
+   * answers still in flight). Ids carry this process's own prefix, so a renderer that outlived a restart of
+   * main never builds on another process's scene.
    */
-  const laidOut = async (markup: Markup, ports: RenderPorts, target: LayoutTarget) => {
-    const prepared = await prepareImages([markup], ports, 'omit');
-    const [ready = markup] = prepared.markups;
-    const images = await prepared.ports.loadImages(collectImageUrls([ready]));
-    // `mark`: an element that cannot render (a barcode value its symbology refuses) is drawn as a marked box
-    // with a warning, so the preview keeps following the typing.
-    const scene = layout(ready, { fonts: ports.fonts, images, target, onInvalid: 'mark' });
-    scene.warnings.push(...prepared.warnings);
-    return scene;
-  };
-
-  /**
-   * The preview scenes sent lately, by id, for the next request to build on (a few: one per window that types,
-   * and the answers still in flight). Ids carry this process's own prefix, so a renderer that outlived a
-   * restart of main never builds on another process's scene.
-   */
-  const sentScenes = new Map<string, Scene>();
-  const scenePrefix = randomUUID().slice(0, 8);
-  let sceneCount = 0;
-  const rememberScene = (scene: Scene): string => {
-    const id = `${scenePrefix}.${++sceneCount}`;
-    sentScenes.set(id, scene);
-    for (const old of sentScenes.keys()) {
-      if (sentScenes.size <= SENT_SCENES_KEPT) break;
-      sentScenes.delete(old);
-    }
-    return id;
-  };
+  const previews = new PreviewSender(randomUUID().slice(0, 8), SENT_SCENES_KEPT);
 
   /** Files: the same policy, the images loaded once. */
   const ready = (list: readonly Markup[], ports: RenderPorts) => prepareImages(list, ports, 'omit');
@@ -174,12 +144,7 @@ export function createRendering(deps: {
     async preview(ref, values, since) {
       const { template, ports } = await entryOf(ref);
       const { scene, problems, cuts } = await previewLabel(template, values, ports);
-      const base = since === undefined ? undefined : sentScenes.get(since);
-      return {
-        scene: toWirePreview(scene, ports.fonts, rememberScene(scene), base && { id: since!, scene: base }),
-        problems,
-        cuts,
-      };
+      return { scene: previews.send(scene, ports.fonts, since), problems, cuts };
     },
 
     async raster(ref, values, printer) {
@@ -188,7 +153,7 @@ export function createRendering(deps: {
       // dpi, else the list's, else 203 said to be a guess.
       const known = printer ? ((await printers.profileDpi(printer)) ?? printer.dpi) : null;
       const dpi = known ?? FALLBACK_DPI;
-      const scene = await laidOut(markup, ports, { unit: 'dots', dpi });
+      const scene = await previewLayout(markup, ports, { unit: 'dots', dpi });
       const bitmap = ports.toMonoBitmap(scene, ports.fonts);
       return {
         dataUrl: `data:image/png;base64,${bytesToBase64(monoToPng(bitmap, dpi))}`,

@@ -12,7 +12,8 @@ import { layout } from '../layout/layout';
 import type { Scene, TextCut } from '../layout/scene';
 import { REFERENCE_ATTRIBUTES } from '../model/elements';
 import { referencedFields } from '../model/refs';
-import type { Template } from '../model/schema';
+import type { Markup, Template } from '../model/schema';
+import type { LayoutTarget } from '../layout/element-context';
 import { resolveOne } from '../resolve/resolve';
 import { checkValues } from '../resolve/values';
 import type { FieldValues } from './contract';
@@ -66,6 +67,25 @@ export function cutsByField(
   });
 }
 
+/**
+ * One markup laid out for a preview (the screen's in px, the printer view's in dots): the incomplete-markup
+ * policy (README) leaves an image that cannot be loaded out and names it in the warnings, and `mark` draws an
+ * element that cannot render (a barcode value its symbology refuses) as a marked box with a warning, so the
+ * preview keeps following the typing.
+ */
+export async function previewLayout(
+  markup: Markup,
+  ports: ImageLoading & { fonts: FontSet },
+  target: LayoutTarget,
+): Promise<Scene> {
+  const prepared = await prepareImages([markup], ports, 'omit');
+  const [ready = markup] = prepared.markups;
+  const images = await prepared.ports.loadImages(collectImageUrls([ready]));
+  const scene = layout(ready, { fonts: ports.fonts, images, target, onInvalid: 'mark' });
+  scene.warnings.push(...prepared.warnings);
+  return scene;
+}
+
 /** The label's preview: its Scene in px, the values its field rules refuse, and the text cut at its box. */
 export async function previewLabel(
   template: Template,
@@ -73,14 +93,7 @@ export async function previewLabel(
   ports: ImageLoading & { fonts: FontSet },
 ): Promise<{ scene: Scene; problems: FieldProblem[]; cuts: FieldProblem[] }> {
   const given = filled(values);
-  const markup = resolveOne(template, given);
-  const prepared = await prepareImages([markup], ports, 'omit');
-  const [ready = markup] = prepared.markups;
-  const images = await prepared.ports.loadImages(collectImageUrls([ready]));
-  // `mark`: an element that cannot render (a barcode value its symbology refuses) is drawn as a marked box
-  // with a warning, so the preview keeps following the typing.
-  const scene = layout(ready, { fonts: ports.fonts, images, target: { unit: 'px' }, onInvalid: 'mark' });
-  scene.warnings.push(...prepared.warnings);
+  const scene = await previewLayout(resolveOne(template, given), ports, { unit: 'px' });
   const problems = checkValues(template, given).map((p) => ({
     field: p.path.replace(/^apiData\./, ''),
     message: p.message,

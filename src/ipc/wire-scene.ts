@@ -18,6 +18,7 @@ import type {
   TextNode,
 } from '../layout/scene';
 import { bytesToBase64 } from '../render/base64';
+import { LruCache } from '../layout/lru';
 
 export interface WireTextLine {
   text: string;
@@ -140,4 +141,29 @@ export function toWirePreview(
     return before && sameData(node, before) ? { kind: 'same' } : wireNode(node, fonts);
   });
   return { ...scene, id, ...(base ? { base: base.id } : {}), nodes };
+}
+
+/**
+ * The side that makes preview scenes (main, the renderer's worker): names each scene it sends and keeps the last
+ * few, so a request naming one in `since` gets only what changed since it.
+ */
+export class PreviewSender {
+  private readonly sent: LruCache<string, Scene>;
+  private count = 0;
+
+  constructor(
+    /** Unique to this sender (and process), so an id from another never matches. */
+    private readonly prefix: string,
+    kept: number,
+  ) {
+    this.sent = new LruCache(kept);
+  }
+
+  send(scene: Scene, fonts: FontSet, since: string | undefined): WirePreviewScene {
+    const id = `${this.prefix}.${++this.count}`;
+    const base = since === undefined ? undefined : this.sent.get(since);
+    const wire = toWirePreview(scene, fonts, id, base && { id: since!, scene: base });
+    this.sent.set(id, scene);
+    return wire;
+  }
 }

@@ -18,6 +18,7 @@ import type {
 } from '../../../src/ipc/contract';
 import type { FieldProblem, WireScene } from '../../../src/ipc/wire-scene';
 import { applyWirePreview, MissingBaseScene } from '../../../src/ipc/wire-preview';
+import { LruCache } from '../../../src/layout/lru';
 import type { Field, Template } from '../../../src/model/schema';
 import { toUserError, type UserError } from '../ipc/user-error';
 import { editableFields } from '../lib/form-keys';
@@ -183,16 +184,12 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
    * The last preview scenes by id: main sends only the nodes that changed since the one named in `since`, and
    * an unchanged node is this scene's own object, so the preview redraws only what changed.
    */
-  const heldScenes = new Map<string, WireScene>();
+  const heldScenes = new LruCache<string, WireScene>(4);
   let latestScene: string | null = null;
   const holdScene = (id: string | undefined, scene: WireScene): void => {
     if (id === undefined) return;
     heldScenes.set(id, scene);
     latestScene = id;
-    for (const old of heldScenes.keys()) {
-      if (heldScenes.size <= 4) break;
-      heldScenes.delete(old);
-    }
   };
 
   return createStore<DocumentState>()((set, get) => {

@@ -4,6 +4,7 @@
  * with NotInWorker — not an ImageError, so the incomplete-markup policy does not leave the image out of the
  * preview; the renderer asks main for that label instead.
  */
+import { LruCache } from '../../../../src/layout/lru';
 import {
   decodeDataUrl,
   inspectImage,
@@ -19,7 +20,7 @@ export class NotInWorker extends Error {
 const KEPT = 8;
 
 export function dataUrlImages(): (urls: readonly string[]) => Promise<ImageAssets> {
-  const images = new Map<string, LoadedImage>();
+  const images = new LruCache<string, LoadedImage>(KEPT);
   return async (urls) => {
     const out = new Map<string, LoadedImage>();
     for (const url of urls) {
@@ -28,10 +29,6 @@ export function dataUrlImages(): (urls: readonly string[]) => Promise<ImageAsset
       if (!image) {
         image = inspectImage(url, decodeDataUrl(url).data);
         images.set(url, image);
-        for (const old of images.keys()) {
-          if (images.size <= KEPT) break;
-          images.delete(old);
-        }
       }
       out.set(url, image);
     }

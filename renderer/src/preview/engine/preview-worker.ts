@@ -6,8 +6,7 @@
  */
 import { BUNDLED_FONT_FILES, createFontSet, type FontSet } from '../../../../src/layout/fonts';
 import { previewLabel } from '../../../../src/ipc/preview-label';
-import { toWirePreview } from '../../../../src/ipc/wire-scene';
-import type { Scene } from '../../../../src/layout/scene';
+import { PreviewSender } from '../../../../src/ipc/wire-scene';
 import type { PreviewAsk, PreviewReply } from './preview-protocol';
 import { dataUrlImages } from './data-images';
 
@@ -55,22 +54,13 @@ loadFonts().then(
 const loadImages = dataUrlImages();
 
 /** The scenes sent lately, for the next answer to send only what changed since. */
-const sent = new Map<string, Scene>();
-const prefix = `w${Math.random().toString(36).slice(2, 8)}`;
-let count = 0;
+const previews = new PreviewSender(`w${Math.random().toString(36).slice(2, 8)}`, 4);
 
 async function answer(ask: PreviewAsk): Promise<PreviewReply> {
   try {
     if (!fonts) return { seq: ask.seq, ok: false, why: 'the fonts are still loading' };
     const { scene, problems, cuts } = await previewLabel(ask.template, ask.values, { fonts, loadImages });
-    const id = `${prefix}.${++count}`;
-    const base = ask.since === undefined ? undefined : sent.get(ask.since);
-    const wire = toWirePreview(scene, fonts, id, base && { id: ask.since!, scene: base });
-    sent.set(id, scene);
-    for (const old of sent.keys()) {
-      if (sent.size <= 4) break;
-      sent.delete(old);
-    }
+    const wire = previews.send(scene, fonts, ask.since);
     return { seq: ask.seq, ok: true, result: { scene: wire, problems, cuts } };
   } catch (e) {
     return { seq: ask.seq, ok: false, why: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
