@@ -166,7 +166,8 @@ describe('sceneToKonva', () => {
     const group = label.nodes[3];
     expect(group).toMatchObject({ type: 'group', x: 40, y: 10, rotation: 90, opacity: 0.5, element: 3 });
     if (group?.type !== 'group') throw new Error('expected a group');
-    // A hit box for the text box, then one path per non-empty line, in the text's colour.
+    // A hit box for the text box (the one that takes clicks), then one path per non-empty line, in the
+    // text's colour, named for the element (the selection outline) but off Konva's hit canvas.
     expect(group.children).toEqual([
       expect.objectContaining({
         type: 'rect',
@@ -176,16 +177,28 @@ describe('sceneToKonva', () => {
         height: 24,
         element: 3,
         fill: 'rgba(0,0,0,0)',
+        listening: true,
       }),
-      expect.objectContaining({ type: 'path', data: 'M0 0h5v5z', fill: '#111111', element: 3 }),
+      expect.objectContaining({
+        type: 'path',
+        data: 'M0 0h5v5z',
+        fill: '#111111',
+        name: 'el-3',
+        listening: false,
+      }),
     ]);
   });
 
   it('draws barcode bars as one path over a hit box', () => {
     const specs = label.nodes.filter((n) => n.element === 4);
     expect(specs).toEqual([
-      expect.objectContaining({ type: 'rect', x: 0, y: 0, width: 10, height: 60 }),
-      expect.objectContaining({ type: 'path', data: 'M0 0h2v50h-2zM4 0h1v50h-1z', fill: '#000000' }),
+      expect.objectContaining({ type: 'rect', x: 0, y: 0, width: 10, height: 60, listening: true }),
+      expect.objectContaining({
+        type: 'path',
+        data: 'M0 0h2v50h-2zM4 0h1v50h-1z',
+        fill: '#000000',
+        listening: false,
+      }),
     ]);
   });
 

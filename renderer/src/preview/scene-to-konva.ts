@@ -109,14 +109,22 @@ function common(key: string, element: number | undefined): Common {
     : { key, name: `el-${element}`, element, listening: true };
 }
 
+/**
+ * The ink of a text or barcode: named for its element (the selection outline finds it) but not listening —
+ * the box's hit rectangle takes the clicks, so Konva's hit canvas gets one rectangle instead of every glyph
+ * outline and bar, redrawn at each keystroke.
+ */
+function ink(key: string, element: number | undefined): Common {
+  return { ...common(key, element), listening: false };
+}
+
 function textSpecs(node: WireText, key: string, element: number | undefined): KonvaSpec[] {
   const specs: KonvaSpec[] = [];
   if (element !== undefined) {
     specs.push({ ...common(`${key}h`, element), type: 'rect', ...node.box, fill: HIT_FILL });
   }
   node.lines.forEach((line, i) => {
-    if (line.d)
-      specs.push({ ...common(`${key}l${i}`, element), type: 'path', data: line.d, fill: node.color });
+    if (line.d) specs.push({ ...ink(`${key}l${i}`, element), type: 'path', data: line.d, fill: node.color });
   });
   return specs;
 }
@@ -127,7 +135,7 @@ function barcodeSpecs(node: WireBarcode, key: string, element: number | undefine
     specs.push({ ...common(`${key}h`, element), type: 'rect', ...node.box, fill: HIT_FILL });
   }
   specs.push({
-    ...common(`${key}b`, element),
+    ...ink(`${key}b`, element),
     type: 'path',
     data: barsToPathData(node.rects),
     fill: node.color,

@@ -22,6 +22,10 @@ export function startPreviewEngine(): PreviewEngine {
   let worker: Worker | undefined;
   let broken = false;
   let seq = 0;
+  /** Templates by the id they were sent under; the worker holds the last one sent. */
+  const templateIds = new WeakMap<Template, number>();
+  let lastTemplateId = 0;
+  let heldByWorker = 0;
   const waiting = new Map<number, (result: PreviewResult | null) => void>();
   const start = (): Worker | undefined => {
     if (worker || broken) return worker;
@@ -52,7 +56,16 @@ export function startPreviewEngine(): PreviewEngine {
     preview(ask) {
       const running = start();
       if (!running || broken) return Promise.resolve(null);
-      const message: PreviewAsk = { seq: ++seq, ...ask };
+      const { template, ...rest } = ask;
+      let templateId = templateIds.get(template);
+      if (templateId === undefined) templateIds.set(template, (templateId = ++lastTemplateId));
+      const message: PreviewAsk = {
+        seq: ++seq,
+        templateId,
+        ...(templateId === heldByWorker ? {} : { template }),
+        ...rest,
+      };
+      heldByWorker = templateId;
       return new Promise((resolve) => {
         waiting.set(message.seq, resolve);
         running.postMessage(message);

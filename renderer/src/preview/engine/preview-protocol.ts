@@ -4,7 +4,13 @@ import type { Template } from '../../../../src/model/schema';
 
 export interface PreviewAsk {
   seq: number;
-  template: Template;
+  /** The template this preview is of, by the id the renderer gave it when it first sent it. */
+  templateId: number;
+  /**
+   * The template itself, only when it is new to the worker (a template switch): a keystroke sends its values,
+   * not the template again — cloning it both ways and compiling it afresh was most of the worker's time (#21).
+   */
+  template?: Template;
   values: FieldValues;
   /** The id of a scene this worker sent that the renderer holds: only what changed since is sent. */
   since?: string;

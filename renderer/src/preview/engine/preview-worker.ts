@@ -7,6 +7,7 @@
 import { BUNDLED_FONT_FILES, createFontSet, type FontSet } from '../../../../src/layout/fonts';
 import { previewLabel } from '../../../../src/ipc/preview-label';
 import { PreviewSender } from '../../../../src/ipc/wire-scene';
+import type { Template } from '../../../../src/model/schema';
 import type { PreviewAsk, PreviewReply } from './preview-protocol';
 import { dataUrlImages } from './data-images';
 
@@ -56,10 +57,19 @@ const loadImages = dataUrlImages();
 /** The scenes sent lately, for the next answer to send only what changed since. */
 const previews = new PreviewSender(`w${Math.random().toString(36).slice(2, 8)}`, 4);
 
+/**
+ * The template the renderer sent last, kept: keystrokes send only values. The same object from one preview to
+ * the next also keeps its compiled form (src/resolve/resolve.ts caches it per template object).
+ */
+let held: { id: number; template: Template } | undefined;
+
 async function answer(ask: PreviewAsk): Promise<PreviewReply> {
   try {
+    if (ask.template) held = { id: ask.templateId, template: ask.template };
+    // Messages arrive in order, so this cannot happen; if it did, main previews.
+    if (held?.id !== ask.templateId) return { seq: ask.seq, ok: false, why: 'not the template held' };
     if (!fonts) return { seq: ask.seq, ok: false, why: 'the fonts are still loading' };
-    const { scene, problems, cuts } = await previewLabel(ask.template, ask.values, { fonts, loadImages });
+    const { scene, problems, cuts } = await previewLabel(held.template, ask.values, { fonts, loadImages });
     const wire = previews.send(scene, fonts, ask.since);
     return { seq: ask.seq, ok: true, result: { scene: wire, problems, cuts } };
   } catch (e) {

@@ -2,7 +2,7 @@
  * The label's form, generated from the template's fields: one input per field type, required marks,
  * defaults, hints and main's validation messages. A scanner's Enter moves on; Enter on the last field prints.
  */
-import { useEffect, type KeyboardEvent, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, type KeyboardEvent, type ReactNode } from 'react';
 import type { Field } from '../../../../src/model/schema';
 import { assertNever } from '../../../../src/base/assert-never';
 import { enterAction, fieldInputId } from '../../lib/form-keys';
@@ -35,7 +35,43 @@ export function FieldForm() {
     }
   }, [focusRequest, detail]);
 
-  if (!detail) {
+  const fields = detail?.template.fields;
+
+  // One function each for every field (the field is an argument): the inputs are memoised, so a keystroke
+  // re-renders the field typed in, not the whole form (#21).
+  const onChange = useCallback(
+    (field: Field, value: string) => document.getState().setValue(field.name, value),
+    [document],
+  );
+  const onBlur = useCallback((field: Field) => ui.getState().touch(field.name), [ui]);
+  const onKeyDown = useCallback(
+    (e: KeyboardEvent<HTMLElement>, field: Field) => {
+      if (e.key !== 'Enter' || !fields) return;
+      const action = enterAction(fields, field.name, e.nativeEvent);
+      // A held Enter repeats: it must not print the label again (or race through the fields).
+      if (e.repeat && action.kind !== 'none') {
+        e.preventDefault();
+        return;
+      }
+      switch (action.kind) {
+        case 'focus':
+          e.preventDefault();
+          ui.getState().touch(field.name);
+          ui.getState().focusField(action.field);
+          return;
+        case 'print':
+          e.preventDefault();
+          ui.getState().touch(field.name);
+          void document.getState().print({ refocus: true });
+          return;
+        case 'none':
+          return;
+      }
+    },
+    [fields, document, ui],
+  );
+
+  if (!detail || !fields) {
     return (
       <section className="card form-card" aria-label="Fields">
         <p className="muted empty">
@@ -45,34 +81,9 @@ export function FieldForm() {
     );
   }
 
-  const fields = detail.template.fields;
   const linked = new Set(selectedElement === null ? [] : (detail.elementFields[selectedElement] ?? []));
   const fieldNames = new Set(fields.map((f) => f.name));
   const otherProblems = problems.filter((p) => !fieldNames.has(p.field));
-
-  const onKeyDown = (e: KeyboardEvent<HTMLElement>, field: Field) => {
-    if (e.key !== 'Enter') return;
-    const action = enterAction(fields, field.name, e.nativeEvent);
-    // A held Enter repeats: it must not print the label again (or race through the fields).
-    if (e.repeat && action.kind !== 'none') {
-      e.preventDefault();
-      return;
-    }
-    switch (action.kind) {
-      case 'focus':
-        e.preventDefault();
-        ui.getState().touch(field.name);
-        ui.getState().focusField(action.field);
-        return;
-      case 'print':
-        e.preventDefault();
-        ui.getState().touch(field.name);
-        void document.getState().print({ refocus: true });
-        return;
-      case 'none':
-        return;
-    }
-  };
 
   return (
     <section className="card form-card" aria-labelledby="form-title">
@@ -94,9 +105,9 @@ export function FieldForm() {
               problem={show ? problem.message : null}
               cut={cuts.find((c) => c.field === field.name)?.message ?? null}
               linked={linked.has(field.name)}
-              onChange={(v) => document.getState().setValue(field.name, v)}
-              onBlur={() => ui.getState().touch(field.name)}
-              onKeyDown={(e) => onKeyDown(e, field)}
+              onChange={onChange}
+              onBlur={onBlur}
+              onKeyDown={onKeyDown}
             />
           );
         })}
@@ -119,12 +130,25 @@ interface FieldInputProps {
   /** The value does not fit on the label: what would be cut off (shown at once, not only once touched). */
   cut: string | null;
   linked: boolean;
-  onChange(value: string): void;
-  onBlur(): void;
-  onKeyDown(e: KeyboardEvent<HTMLElement>): void;
+  onChange(field: Field, value: string): void;
+  onBlur(field: Field): void;
+  onKeyDown(e: KeyboardEvent<HTMLElement>, field: Field): void;
 }
 
-function FieldInput({ field, value, problem, cut, linked, onChange, onBlur, onKeyDown }: FieldInputProps) {
+/** One field's input; memoised: it re-renders when its own value, problem, cut or link changes. */
+const FieldInput = memo(function FieldInput({
+  field,
+  value,
+  problem,
+  cut,
+  linked,
+  onChange: changed,
+  onBlur: blurred,
+  onKeyDown: keyDown,
+}: FieldInputProps) {
+  const onChange = (v: string) => changed(field, v);
+  const onBlur = () => blurred(field);
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => keyDown(e, field);
   const id = fieldInputId(field.name);
   const hintId = `${id}-hint`;
   const problemId = `${id}-problem`;
@@ -243,4 +267,4 @@ function FieldInput({ field, value, problem, cut, linked, onChange, onBlur, onKe
       )}
     </div>
   );
-}
+});
