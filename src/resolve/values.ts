@@ -119,11 +119,14 @@ export function checkBarcodeValues(template: Template, apiData: ApiData): Proble
     } catch (e) {
       if (!(e instanceof BarcodeValueError)) throw e;
       const label = byName.get(first)?.label ?? first;
-      // Like the field rules' messages, it names the field (unless the symbology's name already does).
-      problems.push({
-        path: `apiData.${first}`,
-        message: e.message.startsWith(label) ? e.message : `${label}: ${e.message}`,
-      });
+      // Like the field rules' messages, it names the field (unless the symbology's name already does); one
+      // problem per thing wrong with the value (a GS1 element string can have several).
+      for (const one of e.each) {
+        problems.push({
+          path: `apiData.${first}`,
+          message: one.message.startsWith(label) ? one.message : `${label}: ${one.message}`,
+        });
+      }
     }
   }
   return problems;

@@ -11,7 +11,7 @@ export type BarcodeValueProblem =
   | 'bad-check-digit'
   /** More data than the largest symbol holds (QR, Data Matrix, PDF417). */
   | 'too-long'
-  /** GS1 Application Identifier syntax or content (GS1-128). */
+  /** GS1 Application Identifier syntax or content (GS1-128, GS1 DataMatrix, GS1 QR): see gs1.ts. */
   | 'gs1-syntax'
   /** Anything else the encoder refused, with its reason reworded. */
   | 'invalid';
@@ -22,6 +22,12 @@ export type BarcodeValueProblem =
  */
 export class BarcodeValueError extends Error {
   override readonly name = 'BarcodeValueError';
+  /**
+   * Every problem of the value, one message each: this error, or the ones it joins when the value has several (a
+   * GS1 element string can: a check digit in one AI, a date in another). The form and the batch report show
+   * each; this error's message is all of theirs.
+   */
+  readonly each: readonly BarcodeValueError[];
 
   constructor(
     readonly format: BarcodeFormat,
@@ -31,6 +37,21 @@ export class BarcodeValueError extends Error {
     readonly expectedCheckDigit?: string,
   ) {
     super(message);
+    this.each = [this];
+  }
+
+  /** One error for several problems of one value (at least one): the first's kind, every message in turn. */
+  static joining(errors: readonly [BarcodeValueError, ...BarcodeValueError[]]): BarcodeValueError {
+    const [first] = errors;
+    if (errors.length === 1) return first;
+    const joined = new BarcodeValueError(
+      first.format,
+      first.problem,
+      errors.map((e) => e.message).join(' '),
+      first.expectedCheckDigit,
+    );
+    (joined as { each: readonly BarcodeValueError[] }).each = errors;
+    return joined;
   }
 }
 

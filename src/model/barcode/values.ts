@@ -1,11 +1,12 @@
 /**
  * Value checks done before bwip-js sees a value: they are cheap (run per keystroke) and give messages that
- * name the problem in the user's terms. What only the encoder can know (QR capacity, GS1 AI rules) is
- * checked by bwip-js and reworded in bwip.ts.
+ * name the problem in the user's terms. GS1 element strings are checked against the AI table (gs1.ts). What
+ * only the encoder can know (QR capacity) is checked by bwip-js and reworded in bwip.ts.
  */
 import { gs1CheckDigit, mod11CheckChar } from './check-digits';
 import { BarcodeValueError, listBadChars, showChar } from './errors';
 import { formatLabel, type BarcodeFormat } from './formats';
+import { gs1Bracketed, gs1ElementString, parseGs1 } from './gs1';
 import { assertNever } from '../../base/assert-never';
 
 /** A value ready for the encoder. */
@@ -48,7 +49,7 @@ export function prepareValue(format: BarcodeFormat, raw: string): PreparedValue 
       return same(raw);
     }
     case 'gs1-128':
-      return same(checkGs1Syntax(raw));
+      return gs1(format, raw);
     case 'ean13':
       return same(gtinLike(format, raw, 13));
     case 'ean8':
@@ -127,17 +128,34 @@ function checkGs1Digit(format: BarcodeFormat, digits: string, what: string): voi
   }
 }
 
-/** GS1-128 in bwip-js's bracketed form: `(AI)data(AI)data…`, AIs of 2–4 digits. bwip-js lints the content. */
-function checkGs1Syntax(raw: string): string {
-  const v = raw.trim();
-  if (!/^(\(\d{2,4}\)[^()]+)+$/.test(v)) {
-    throw new BarcodeValueError(
-      'gs1-128',
-      'gs1-syntax',
-      'GS1-128 values are Application Identifiers in brackets, each followed by its data, e.g. (01)09501101530003(17)250101.',
+/** GS1-128 holds at most 48 data characters: AIs, data and the FNC1 separators between element strings. */
+const GS1_128_MAX_CHARACTERS = 48;
+
+/**
+ * A GS1 element string in brackets, `(AI)data(AI)data…`, checked against the AI table (gs1.ts): every problem
+ * gets its message. A key typed without its check digit (SSCC of 17 digits, GTIN of 13) gets it computed, as a
+ * 12-digit EAN-13 does. bwip-js lints the content again when it encodes.
+ */
+function gs1(format: 'gs1-128', raw: string): PreparedValue {
+  const { elements, problems } = parseGs1(raw, { completeCheckDigits: true, requisites: false });
+  const errors = problems.map((p) =>
+    p.kind === 'check-digit'
+      ? new BarcodeValueError(format, 'bad-check-digit', p.message, p.expected)
+      : new BarcodeValueError(format, 'gs1-syntax', p.message),
+  );
+  const characters = gs1ElementString(elements).length;
+  if (format === 'gs1-128' && characters > GS1_128_MAX_CHARACTERS) {
+    errors.push(
+      new BarcodeValueError(
+        format,
+        'too-long',
+        `${formatLabel(format)} holds at most ${GS1_128_MAX_CHARACTERS} characters (AIs, data and separators); this value has ${characters}: split it over two symbols or use GS1 DataMatrix.`,
+      ),
     );
   }
-  return v;
+  const [first, ...rest] = errors;
+  if (first) throw BarcodeValueError.joining([first, ...rest]);
+  return same(gs1Bracketed(elements));
 }
 
 /** Strips a leading "ISBN", "ISMN" or "ISSN" label (with optional "-13"/"-10" and colon) and spaces/hyphens. */

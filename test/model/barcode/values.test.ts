@@ -80,7 +80,7 @@ describe('check digits are completed or checked', () => {
   it('GS1-128 names the expected check digit of a GTIN', () => {
     const e = errorOf('gs1-128', '(01)09501101530004(10)AB1');
     expect(e.problem).toBe('bad-check-digit');
-    expect(e.message).toBe('GS1-128: the check digit of AI (01) should be 3, not 4.');
+    expect(e.message).toBe('AI (01) GTIN: the check digit should be 3, not 4.');
   });
 });
 
@@ -143,7 +143,7 @@ describe('other problems', () => {
 
   it('GS1-128 wants bracketed AIs', () => {
     expectProblem('gs1-128', '0109501101530003', 'gs1-syntax', '(01)09501101530003');
-    expectProblem('gs1-128', '(01)0950110153000', 'gs1-syntax', 'AI (01)');
+    expectProblem('gs1-128', '(01)095011015300', 'gs1-syntax', 'AI (01) GTIN: 14 digits, got 12');
   });
 
   it('ISBN-13 needs the 978/979 prefix; ISSN add-ons are not supported', () => {
