@@ -49,6 +49,7 @@ export function bwipRaw(format: BarcodeFormat, text: string, options: EncodeOpti
 function bwipOptions(format: BarcodeFormat, o: EncodeOptions): Record<string, string | number | boolean> {
   switch (format) {
     case 'qrcode':
+    case 'gs1-qrcode':
       return { eclevel: o.qrErrorCorrection ?? DEFAULT_QR_ERROR_CORRECTION };
     case 'pdf417':
       return {
@@ -56,6 +57,7 @@ function bwipOptions(format: BarcodeFormat, o: EncodeOptions): Record<string, st
         ...(o.pdf417Columns !== undefined ? { columns: o.pdf417Columns } : {}),
       };
     case 'datamatrix':
+    case 'gs1-datamatrix':
       return o.dataMatrixShape === 'rectangle' ? { format: 'rectangle' } : {};
     case 'code128':
     case 'gs1-128':
@@ -76,12 +78,14 @@ function bwipOptions(format: BarcodeFormat, o: EncodeOptions): Record<string, st
 /** Largest byte-mode payloads (ISO/IEC 18004 version 40, ISO/IEC 16022 144×144, ISO/IEC 15438), for messages. */
 function capacityHint(format: BarcodeFormat, o: EncodeOptions): string {
   switch (format) {
-    case 'qrcode': {
+    case 'qrcode':
+    case 'gs1-qrcode': {
       const level = o.qrErrorCorrection ?? DEFAULT_QR_ERROR_CORRECTION;
       const bytes = { L: 2953, M: 2331, Q: 1663, H: 1273 }[level];
       return `the largest QR code holds ${bytes} bytes at error correction ${level} (more if it is all digits); shorten the value or lower the error correction`;
     }
     case 'datamatrix':
+    case 'gs1-datamatrix':
       return 'the largest Data Matrix holds 1556 bytes (3116 digits); shorten the value';
     case 'pdf417':
       return 'a PDF417 symbol holds about 1100 bytes (1850 letters, 2710 digits); shorten the value or lower the error correction';
@@ -106,7 +110,7 @@ function translateError(
   const reason = (m?.[2] ?? raw).replace(/\.$/, '');
   const bytes = new TextEncoder().encode(text).length;
   // GS1 lint first: its "GS1alphaTooLong" is about one AI's field, not the symbol's capacity.
-  if (code.startsWith('GS1')) return gs1Error(text, code, reason);
+  if (code.startsWith('GS1')) return gs1Error(format, text, code, reason);
   if (/TooLong|TooLarge|TooMuch|insufficientCapacity|NoValidSymbol/i.test(code)) {
     return new BarcodeValueError(
       format,
@@ -122,23 +126,27 @@ function translateError(
   return new BarcodeValueError(format, 'invalid', `${label} cannot encode this value: ${reason}.`);
 }
 
-/** GS1 lint errors ("AI 01: Bad checksum") reworded; a wrong check digit names the expected one. */
-function gs1Error(text: string, code: string, reason: string): BarcodeValueError {
+/**
+ * GS1 lint errors ("AI 01: Bad checksum") reworded; a wrong check digit names the expected one. The value check
+ * (model/barcode/gs1.ts) finds these first; this is for what bwip-js's lint knows and it does not.
+ */
+function gs1Error(format: BarcodeFormat, text: string, code: string, reason: string): BarcodeValueError {
+  const label = formatLabel(format);
   const ai = /^AI (\d{2,4}):\s*(.*)$/s.exec(reason);
   if (ai && code === 'GS1badChecksum') {
     const data = new RegExp(`\\(${ai[1]}\\)([^(]*)`).exec(text)?.[1] ?? '';
     if (/^\d+$/.test(data)) {
       const expected = gs1CheckDigit(data.slice(0, -1));
       return new BarcodeValueError(
-        'gs1-128',
+        format,
         'bad-check-digit',
-        `GS1-128: the check digit of AI (${ai[1]}) should be ${expected}, not ${data.slice(-1)}.`,
+        `${label}: the check digit of AI (${ai[1]}) should be ${expected}, not ${data.slice(-1)}.`,
         expected,
       );
     }
   }
   const where = ai ? `AI (${ai[1]}): ${lowerFirst(ai[2] ?? '')}` : lowerFirst(reason);
-  return new BarcodeValueError('gs1-128', 'gs1-syntax', `GS1-128: ${where}.`);
+  return new BarcodeValueError(format, 'gs1-syntax', `${label}: ${where}.`);
 }
 
 const lowerFirst = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);

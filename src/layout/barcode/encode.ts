@@ -72,7 +72,7 @@ function cacheKey(format: BarcodeFormat, value: string, o: EncodeOptions): strin
  * about 0.2 ms for a shipping label's URL. A value too long for version 40 goes to bwip-js, whose error bwip.ts
  * words for the user (it fails the same way; it could only fit more through Kanji mode, which we do not use).
  * Code 128 likewise: bwip-js takes 0.1–0.2 ms for a tracking number, ours the same bars in 2–10 µs; a value
- * over BWIPP's 500 characters goes to bwip-js for its error. GS1-128 stays with bwip-js (AI rules, FNC1).
+ * over BWIPP's 500 characters goes to bwip-js for its error. GS1-128 and GS1 QR stay with bwip-js (FNC1, AI lint).
  */
 function rawSymbol(format: BarcodeFormat, text: string, options: EncodeOptions): RawSymbol {
   if (format === 'qrcode') {

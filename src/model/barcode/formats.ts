@@ -1,7 +1,8 @@
 /**
  * The barcode formats LabelDesk encodes: a closed union whose names are the hosted service's markup names
- * (which are bwip-js bcids, reference/markup.md) plus `gs1-128` and `itf14`. Per-format facts that do not
- * depend on the value live here: bwip-js bcid, symbol kind, quiet zones, human-readable default.
+ * (which are bwip-js bcids, reference/markup.md) plus `gs1-128`, `itf14`, `gs1-datamatrix` and `gs1-qrcode`
+ * (bwip-js `gs1datamatrix`, `gs1qrcode`). Per-format facts that do not depend on the value live here: bwip-js
+ * bcid, symbol kind, quiet zones, human-readable default.
  */
 /** Every format, in the order a format picker shows them. Usable as a zod enum (`z.enum(BARCODE_FORMATS)`). */
 export const BARCODE_FORMATS = [
@@ -16,7 +17,9 @@ export const BARCODE_FORMATS = [
   'ismn',
   'issn',
   'qrcode',
+  'gs1-qrcode',
   'datamatrix',
+  'gs1-datamatrix',
   'pdf417',
 ] as const;
 
@@ -41,6 +44,8 @@ export interface QuietZone {
 interface FormatFacts {
   /** A user-facing name for messages ("EAN-13", "QR code"). */
   label: string;
+  /** bwip-js's encoder id when it is not the format's name. */
+  bcid?: string;
   kind: SymbolKind;
   quietZone: QuietZone;
   /** Retail and carton codes print their digits under the bars by convention; the rest do not by default. */
@@ -55,8 +60,9 @@ const linear = (label: string, quietZone: QuietZone, humanReadable: boolean): Fo
   quietZone,
   humanReadable,
 });
-const matrix = (label: string, quiet: number): FormatFacts => ({
+const matrix = (label: string, quiet: number, bcid?: string): FormatFacts => ({
   label,
+  ...(bcid === undefined ? {} : { bcid }),
   kind: 'matrix',
   quietZone: around(quiet),
   humanReadable: false,
@@ -66,7 +72,7 @@ const matrix = (label: string, quiet: number): FormatFacts => ({
  * Per-format facts, one row per format (a Record over the closed union: a new format without a row does not
  * compile). Quiet zones are the symbology specifications' minimums: Code 128 / GS1-128 10X (ISO/IEC 15417, GS1
  * General Specifications), Code 39 10X (ISO/IEC 16388), EAN-13 11X left / 7X right and EAN-8 7X / 7X, UPC-A
- * 9X / 9X (ISO/IEC 15420), ITF-14 10X (GS1), QR 4X (ISO/IEC 18004), Data Matrix 1X (ISO/IEC 16022), PDF417 2X
+ * 9X / 9X (ISO/IEC 15420), ITF-14 10X (GS1), QR 4X (ISO/IEC 18004), Data Matrix 1X (ISO/IEC 16022; GS1 asks 1X too), PDF417 2X
  * (ISO/IEC 15438). Linear symbols need no vertical quiet zone.
  */
 const FORMATS: Record<BarcodeFormat, FormatFacts> = {
@@ -81,13 +87,18 @@ const FORMATS: Record<BarcodeFormat, FormatFacts> = {
   ismn: linear('ISMN', sides(11, 7), true),
   issn: linear('ISSN', sides(11, 7), true),
   qrcode: matrix('QR code', 4),
+  'gs1-qrcode': matrix('GS1 QR code', 4, 'gs1qrcode'),
   datamatrix: matrix('Data Matrix', 1),
+  'gs1-datamatrix': matrix('GS1 DataMatrix', 1, 'gs1datamatrix'),
   pdf417: matrix('PDF417', 2),
 };
 
-/** The bwip-js encoder id for a format: our names are bwip-js's on purpose (markup compatibility). */
+/**
+ * The bwip-js encoder id for a format: our names are bwip-js's on purpose (markup compatibility), but for the GS1
+ * 2D symbols, named like `gs1-128`.
+ */
 export function bwipBcid(format: BarcodeFormat): string {
-  return format;
+  return FORMATS[format].bcid ?? format;
 }
 
 /** A user-facing name for messages ("EAN-13", "QR code"). */

@@ -49,6 +49,8 @@ export function prepareValue(format: BarcodeFormat, raw: string): PreparedValue 
       return same(raw);
     }
     case 'gs1-128':
+    case 'gs1-datamatrix':
+    case 'gs1-qrcode':
       return gs1(format, raw);
     case 'ean13':
       return same(gtinLike(format, raw, 13));
@@ -134,10 +136,15 @@ const GS1_128_MAX_CHARACTERS = 48;
 /**
  * A GS1 element string in brackets, `(AI)data(AI)data…`, checked against the AI table (gs1.ts): every problem
  * gets its message. A key typed without its check digit (SSCC of 17 digits, GTIN of 13) gets it computed, as a
- * 12-digit EAN-13 does. bwip-js lints the content again when it encodes.
+ * 12-digit EAN-13 does. A 2D symbol carries an item's whole data, so each AI's requisites must be in it too (a
+ * batch needs its GTIN); GS1-128 labels often split the data over symbols, so not for it (as bwip-js, which lints
+ * the content again when it encodes).
  */
-function gs1(format: 'gs1-128', raw: string): PreparedValue {
-  const { elements, problems } = parseGs1(raw, { completeCheckDigits: true, requisites: false });
+function gs1(format: 'gs1-128' | 'gs1-datamatrix' | 'gs1-qrcode', raw: string): PreparedValue {
+  const { elements, problems } = parseGs1(raw, {
+    completeCheckDigits: true,
+    requisites: format !== 'gs1-128',
+  });
   const errors = problems.map((p) =>
     p.kind === 'check-digit'
       ? new BarcodeValueError(format, 'bad-check-digit', p.message, p.expected)

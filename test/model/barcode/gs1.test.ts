@@ -187,6 +187,30 @@ describe('the value check every format runs (prepareValue), for GS1-128', () => 
   });
 });
 
+describe('GS1 DataMatrix and GS1 QR take the same element strings, with requisites', () => {
+  it.each(['gs1-datamatrix', 'gs1-qrcode'] as const)('%s', (format) => {
+    expect(prepareValue(format, '(00)350123451234567894(02)05012345678900(37)12(10)ABC123').value).toBe(
+      '(00)350123451234567894(02)05012345678900(37)12(10)ABC123',
+    );
+    expect(prepareValue(format, '(01)0950110153000(17)260131(10)AB-1').value).toBe(
+      '(01)09501101530003(17)260131(10)AB-1',
+    );
+    let error: unknown;
+    try {
+      prepareValue(format, '(10)ABC(17)251332');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(BarcodeValueError);
+    expect((error as BarcodeValueError).format).toBe(format);
+    expect((error as BarcodeValueError).each.map((e) => e.message)).toEqual([
+      'AI (17) expiry date: 251332 is not a date: there is no month 13 (YYMMDD).',
+      'AI (10) batch/lot needs AI (01), (02), (03), (8006) or (8026) in the same symbol.',
+      'AI (17) expiry date needs AI (01), (02), (03), (255), (8006) or (8026) in the same symbol.',
+    ]);
+  });
+});
+
 describe('the AI table', () => {
   it('covers the AIs of logistics, retail and healthcare labels', () => {
     const ais = new Set(AI_ROWS.map(([ai]) => ai));
