@@ -277,10 +277,15 @@ export function planBatch(csvText: string, template: Template, options: BatchOpt
 
 /**
  * The report a person reads: one line per problem, `record 5 (line 6), EAN-13: EAN-13 check digit should be 1…`
- * — the record as people count them, the line for a text editor, the field by its label.
+ * — the record as people count them, the line for a text editor, the field by its label (once: a problem
+ * that already starts with it, as a barcode value's does for the form, does not repeat it).
  */
 export function formatRowProblems(problems: readonly RowProblem[]): string {
   return problems
-    .map((p) => `record ${p.record} (line ${p.line})${p.label ? `, ${p.label}` : ''}: ${p.problem}`)
+    .map((p) => {
+      const problem =
+        p.label && p.problem.startsWith(`${p.label}: `) ? p.problem.slice(p.label.length + 2) : p.problem;
+      return `record ${p.record} (line ${p.line})${p.label ? `, ${p.label}` : ''}: ${problem}`;
+    })
     .join('\n');
 }

@@ -15,8 +15,8 @@ describe('GS1 values in a batch', () => {
     expect(plan.rows.map((r) => r.record)).toEqual([1]);
     expect(plan.badRecords).toEqual([2, 3]);
     expect(formatRowProblems(plan.problems).split('\n')).toEqual([
-      'record 2 (line 3), SSCC: SSCC: AI (00) SSCC: the check digit should be 4, not 5.',
-      'record 3 (line 4), Contents: Contents: AI (17) expiry date: 251332 is not a date: there is no month 13 (YYMMDD).',
+      'record 2 (line 3), SSCC: AI (00) SSCC: the check digit should be 4, not 5.',
+      'record 3 (line 4), Contents: AI (17) expiry date: 251332 is not a date: there is no month 13 (YYMMDD).',
     ]);
   });
 
@@ -26,8 +26,8 @@ describe('GS1 values in a batch', () => {
       palletGs1Template(),
     );
     expect(formatRowProblems(plan.problems).split('\n')).toEqual([
-      'record 1 (line 2), Contents: Contents: AI (02) GTIN of contained items: the check digit should be 0, not 1.',
-      'record 1 (line 2), Contents: Contents: AI (37) count of items: "A" cannot be used: it takes digits only.',
+      'record 1 (line 2), Contents: AI (02) GTIN of contained items: the check digit should be 0, not 1.',
+      'record 1 (line 2), Contents: AI (37) count of items: "A" cannot be used: it takes digits only.',
     ]);
   });
 });

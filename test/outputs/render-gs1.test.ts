@@ -40,13 +40,13 @@ const OUTPUTS: readonly Output[] = ['zpl', 'png', 'svg', 'pdf'];
 /** Each element: what ZXing must report. */
 const EXPECTED: Record<
   string,
-  { format: 'gs1-128' | 'gs1-datamatrix' | 'gs1-qrcode'; id: string; text: string }
+  { format: 'gs1-128' | 'gs1datamatrix' | 'gs1qrcode'; id: string; text: string }
 > = {
   contents: { format: 'gs1-128', id: ']C1', text: '02050123456789003712' },
   batch: { format: 'gs1-128', id: ']C1', text: `10AB12${GS}17260131` },
   sscc: { format: 'gs1-128', id: ']C1', text: '00350123451234567894' },
-  datamatrix: { format: 'gs1-datamatrix', id: ']d2', text: `01095011015300031726013110AB12${GS}21S12345` },
-  qrcode: { format: 'gs1-qrcode', id: ']Q3', text: `01095011015300031726013110AB12${GS}21S12345` },
+  datamatrix: { format: 'gs1datamatrix', id: ']d2', text: `01095011015300031726013110AB12${GS}21S12345` },
+  qrcode: { format: 'gs1qrcode', id: ']Q3', text: `01095011015300031726013110AB12${GS}21S12345` },
 };
 
 const ports = nodeRenderPorts();
@@ -134,7 +134,7 @@ describe.each(DPIS)('at %i dpi', (dpi) => {
     for (const [id, xMm] of xs) {
       const format = EXPECTED[id]!.format;
       printed.push(`${output} ${dpi} dpi ${id} (${format}): ${xMm.toFixed(3)} mm`);
-      if (format === 'gs1-qrcode') continue;
+      if (format === 'gs1qrcode') continue;
       const [min, max] = GS1_X_RANGE_MM[format];
       expect(xMm, `${id} (${format}) in ${output} at ${dpi} dpi`).toBeGreaterThanOrEqual(min);
       expect(xMm, `${id} (${format}) in ${output} at ${dpi} dpi`).toBeLessThanOrEqual(max);

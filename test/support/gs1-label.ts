@@ -100,7 +100,7 @@ export const GS1_SYMBOLS_RAW = {
     },
     {
       type: 'barcode',
-      format: 'gs1-datamatrix',
+      format: 'gs1datamatrix',
       x: 10,
       y: 410,
       width: 48,
@@ -110,7 +110,7 @@ export const GS1_SYMBOLS_RAW = {
     },
     {
       type: 'barcode',
-      format: 'gs1-qrcode',
+      format: 'gs1qrcode',
       x: 200,
       y: 410,
       width: 120,
@@ -143,5 +143,5 @@ export function gs1SymbolsTemplate(): Template {
  */
 export const GS1_X_RANGE_MM = {
   'gs1-128': [0.495, 1.016],
-  'gs1-datamatrix': [0.255, 0.615],
+  gs1datamatrix: [0.255, 0.615],
 } as const;

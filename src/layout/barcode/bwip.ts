@@ -49,7 +49,7 @@ export function bwipRaw(format: BarcodeFormat, text: string, options: EncodeOpti
 function bwipOptions(format: BarcodeFormat, o: EncodeOptions): Record<string, string | number | boolean> {
   switch (format) {
     case 'qrcode':
-    case 'gs1-qrcode':
+    case 'gs1qrcode':
       return { eclevel: o.qrErrorCorrection ?? DEFAULT_QR_ERROR_CORRECTION };
     case 'pdf417':
       return {
@@ -57,7 +57,7 @@ function bwipOptions(format: BarcodeFormat, o: EncodeOptions): Record<string, st
         ...(o.pdf417Columns !== undefined ? { columns: o.pdf417Columns } : {}),
       };
     case 'datamatrix':
-    case 'gs1-datamatrix':
+    case 'gs1datamatrix':
       return o.dataMatrixShape === 'rectangle' ? { format: 'rectangle' } : {};
     case 'code128':
     case 'gs1-128':
@@ -79,13 +79,13 @@ function bwipOptions(format: BarcodeFormat, o: EncodeOptions): Record<string, st
 function capacityHint(format: BarcodeFormat, o: EncodeOptions): string {
   switch (format) {
     case 'qrcode':
-    case 'gs1-qrcode': {
+    case 'gs1qrcode': {
       const level = o.qrErrorCorrection ?? DEFAULT_QR_ERROR_CORRECTION;
       const bytes = { L: 2953, M: 2331, Q: 1663, H: 1273 }[level];
       return `the largest QR code holds ${bytes} bytes at error correction ${level} (more if it is all digits); shorten the value or lower the error correction`;
     }
     case 'datamatrix':
-    case 'gs1-datamatrix':
+    case 'gs1datamatrix':
       return 'the largest Data Matrix holds 1556 bytes (3116 digits); shorten the value';
     case 'pdf417':
       return 'a PDF417 symbol holds about 1100 bytes (1850 letters, 2710 digits); shorten the value or lower the error correction';

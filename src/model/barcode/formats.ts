@@ -1,7 +1,7 @@
 /**
  * The barcode formats LabelDesk encodes: a closed union whose names are the hosted service's markup names
- * (which are bwip-js bcids, reference/markup.md) plus `gs1-128`, `itf14`, `gs1-datamatrix` and `gs1-qrcode`
- * (bwip-js `gs1datamatrix`, `gs1qrcode`). Per-format facts that do not depend on the value live here: bwip-js
+ * (which are bwip-js bcids, reference/markup.md) plus bwip-js's `gs1-128`, `itf14`, `gs1datamatrix` and
+ * `gs1qrcode`. Per-format facts that do not depend on the value live here: bwip-js
  * bcid, symbol kind, quiet zones, human-readable default.
  */
 /** Every format, in the order a format picker shows them. Usable as a zod enum (`z.enum(BARCODE_FORMATS)`). */
@@ -17,9 +17,9 @@ export const BARCODE_FORMATS = [
   'ismn',
   'issn',
   'qrcode',
-  'gs1-qrcode',
+  'gs1qrcode',
   'datamatrix',
-  'gs1-datamatrix',
+  'gs1datamatrix',
   'pdf417',
 ] as const;
 
@@ -44,8 +44,6 @@ export interface QuietZone {
 interface FormatFacts {
   /** A user-facing name for messages ("EAN-13", "QR code"). */
   label: string;
-  /** bwip-js's encoder id when it is not the format's name. */
-  bcid?: string;
   kind: SymbolKind;
   quietZone: QuietZone;
   /** Retail and carton codes print their digits under the bars by convention; the rest do not by default. */
@@ -60,9 +58,8 @@ const linear = (label: string, quietZone: QuietZone, humanReadable: boolean): Fo
   quietZone,
   humanReadable,
 });
-const matrix = (label: string, quiet: number, bcid?: string): FormatFacts => ({
+const matrix = (label: string, quiet: number): FormatFacts => ({
   label,
-  ...(bcid === undefined ? {} : { bcid }),
   kind: 'matrix',
   quietZone: around(quiet),
   humanReadable: false,
@@ -87,18 +84,15 @@ const FORMATS: Record<BarcodeFormat, FormatFacts> = {
   ismn: linear('ISMN', sides(11, 7), true),
   issn: linear('ISSN', sides(11, 7), true),
   qrcode: matrix('QR code', 4),
-  'gs1-qrcode': matrix('GS1 QR code', 4, 'gs1qrcode'),
+  gs1qrcode: matrix('GS1 QR code', 4),
   datamatrix: matrix('Data Matrix', 1),
-  'gs1-datamatrix': matrix('GS1 DataMatrix', 1, 'gs1datamatrix'),
+  gs1datamatrix: matrix('GS1 DataMatrix', 1),
   pdf417: matrix('PDF417', 2),
 };
 
-/**
- * The bwip-js encoder id for a format: our names are bwip-js's on purpose (markup compatibility), but for the GS1
- * 2D symbols, named like `gs1-128`.
- */
+/** The bwip-js encoder id for a format: our names are bwip-js's on purpose (markup compatibility). */
 export function bwipBcid(format: BarcodeFormat): string {
-  return FORMATS[format].bcid ?? format;
+  return format;
 }
 
 /** A user-facing name for messages ("EAN-13", "QR code"). */

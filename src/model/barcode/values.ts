@@ -49,8 +49,8 @@ export function prepareValue(format: BarcodeFormat, raw: string): PreparedValue 
       return same(raw);
     }
     case 'gs1-128':
-    case 'gs1-datamatrix':
-    case 'gs1-qrcode':
+    case 'gs1datamatrix':
+    case 'gs1qrcode':
       return gs1(format, raw);
     case 'ean13':
       return same(gtinLike(format, raw, 13));
@@ -140,7 +140,7 @@ const GS1_128_MAX_CHARACTERS = 48;
  * batch needs its GTIN); GS1-128 labels often split the data over symbols, so not for it (as bwip-js, which lints
  * the content again when it encodes).
  */
-function gs1(format: 'gs1-128' | 'gs1-datamatrix' | 'gs1-qrcode', raw: string): PreparedValue {
+function gs1(format: 'gs1-128' | 'gs1datamatrix' | 'gs1qrcode', raw: string): PreparedValue {
   const { elements, problems } = parseGs1(raw, {
     completeCheckDigits: true,
     requisites: format !== 'gs1-128',

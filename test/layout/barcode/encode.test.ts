@@ -41,8 +41,8 @@ describe('format names', () => {
     }
     expect(bwipBcid('gs1-128')).toBe('gs1-128');
     expect(bwipBcid('itf14')).toBe('itf14');
-    expect(bwipBcid('gs1-datamatrix')).toBe('gs1datamatrix');
-    expect(bwipBcid('gs1-qrcode')).toBe('gs1qrcode');
+    expect(bwipBcid('gs1datamatrix')).toBe('gs1datamatrix');
+    expect(bwipBcid('gs1qrcode')).toBe('gs1qrcode');
     expect(parseBarcodeFormat('code12')).toBeUndefined();
     expect(parseBarcodeFormat('QRCODE')).toBeUndefined();
     expect(BARCODE_FORMATS).toHaveLength(15);

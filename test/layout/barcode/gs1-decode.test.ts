@@ -47,21 +47,21 @@ const cases: Case[] = [
     box: [364, 110],
   },
   {
-    format: 'gs1-datamatrix',
+    format: 'gs1datamatrix',
     typed: '(01)09501101530003(17)260131(10)AB12(21)S12345',
     scans: `01095011015300031726013110AB12${GS}21S12345`,
     symbologyIdentifier: ']d2',
     box: [48, 48],
   },
   {
-    format: 'gs1-datamatrix',
+    format: 'gs1datamatrix',
     typed: '(00)350123451234567894(02)05012345678900(37)12(10)ABC123',
     scans: `0035012345123456789402050123456789003712${GS}10ABC123`,
     symbologyIdentifier: ']d2',
     box: [48, 48],
   },
   {
-    format: 'gs1-qrcode',
+    format: 'gs1qrcode',
     typed: '(01)09501101530003(17)260131(10)AB12(21)S12345',
     scans: `01095011015300031726013110AB12${GS}21S12345`,
     symbologyIdentifier: ']Q3',
@@ -108,7 +108,7 @@ describe.each(DPIS)('at %i dpi', (dpi) => {
 
     const xMm = (node.moduleWidth / dpi) * MM_PER_INCH;
     printed.push(`${c.format} ${c.typed} at ${dpi} dpi: ${node.moduleWidth} dots = ${xMm.toFixed(3)} mm`);
-    const range = c.format === 'gs1-qrcode' ? undefined : GS1_X_RANGE_MM[c.format as 'gs1-128'];
+    const range = c.format === 'gs1qrcode' ? undefined : GS1_X_RANGE_MM[c.format as 'gs1-128'];
     if (range) {
       expect(xMm, `X of ${c.format} at ${dpi} dpi`).toBeGreaterThanOrEqual(range[0]);
       expect(xMm, `X of ${c.format} at ${dpi} dpi`).toBeLessThanOrEqual(range[1]);

@@ -188,7 +188,7 @@ describe('the value check every format runs (prepareValue), for GS1-128', () => 
 });
 
 describe('GS1 DataMatrix and GS1 QR take the same element strings, with requisites', () => {
-  it.each(['gs1-datamatrix', 'gs1-qrcode'] as const)('%s', (format) => {
+  it.each(['gs1datamatrix', 'gs1qrcode'] as const)('%s', (format) => {
     expect(prepareValue(format, '(00)350123451234567894(02)05012345678900(37)12(10)ABC123').value).toBe(
       '(00)350123451234567894(02)05012345678900(37)12(10)ABC123',
     );
