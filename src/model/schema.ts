@@ -47,11 +47,37 @@ export const MarkupStageSchema = z.looseObject(stageShape).superRefine(checkStag
 export const FIELD_TYPES = ['text', 'multiline', 'number', 'date', 'choice', 'counter'] as const;
 
 /**
- * A `counter` field's numbering: the printed value is `prefix + zero-padded number + suffix`. The next number
- * persists per template and printer in the job store (src/node/jobs), so serial numbers continue across jobs and
- * restarts and never repeat; each physical label gets its own number.
+ * A counter that makes GS1 keys. `sscc`: the 18-digit Serial Shipping Container Code of AI (00) — the extension
+ * digit, the GS1 company prefix, the counter's number as the serial reference (zero-padded to fill 17 digits)
+ * and the mod-10 check digit. Its numbers are kept per extension digit and company prefix, for every template
+ * and printer of the workstation, so an SSCC is never typed and never repeats (src/resolve/counters.ts).
  */
-export const CounterSchema = z.strictObject({
+export const Gs1CounterSchema = z.strictObject({
+  kind: z.literal('sscc', { error: 'the only GS1 counter kind is "sscc"' }),
+  /** 0–9, chosen by the company to widen the range of serial references. */
+  extension: z.string().regex(/^\d$/, { message: 'the SSCC extension digit is one digit, 0 to 9' }),
+  /** The GS1 company prefix GS1 allocated, 6 to 12 digits. */
+  companyPrefix: z.string().regex(/^\d{6,12}$/, { message: 'the GS1 company prefix is 6 to 12 digits' }),
+});
+export type Gs1Counter = z.infer<typeof Gs1CounterSchema>;
+
+/** Digits of an SSCC's serial reference: 17 less the extension digit and the company prefix. */
+export function ssccSerialDigits(gs1: Gs1Counter): number {
+  return 17 - 1 - gs1.companyPrefix.length;
+}
+
+/** The highest serial reference an SSCC counter can make (all nines). */
+export function ssccLastSerial(gs1: Gs1Counter): number {
+  return 10 ** ssccSerialDigits(gs1) - 1;
+}
+
+/**
+ * A `counter` field's numbering: the printed value is `prefix + zero-padded number + suffix`, or with `gs1` an
+ * SSCC. The next number persists per template and printer in the job store (src/node/jobs; an SSCC's per
+ * company prefix), so serial numbers continue across jobs and restarts and never repeat; each physical label
+ * gets its own number.
+ */
+const CounterObject = z.strictObject({
   /** The first number ever printed for a (template, printer). */
   start: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(1),
   /** Added per label. */
@@ -60,6 +86,35 @@ export const CounterSchema = z.strictObject({
   width: z.number().int().min(0).max(32).default(0),
   prefix: z.string().max(100).default(''),
   suffix: z.string().max(100).default(''),
+  /** Make GS1 keys instead: `{ "kind": "sscc", "extension": "3", "companyPrefix": "0614141" }`. */
+  gs1: Gs1CounterSchema.optional(),
+});
+
+export const CounterSchema = CounterObject.superRefine((counter, ctx) => {
+  const gs1 = counter.gs1;
+  if (!gs1) return;
+  for (const key of ['prefix', 'suffix'] as const) {
+    if (counter[key] !== '')
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: `an SSCC counter prints the 18 digits alone; put text around it in the element, not in ${key}`,
+      });
+  }
+  if (counter.width !== 0)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['width'],
+      message: 'an SSCC counter pads its serial reference itself; leave width out',
+    });
+  if (!/^\d{6,12}$/.test(gs1.companyPrefix)) return; // reported by its own rule
+  const last = ssccLastSerial(gs1);
+  if (counter.start > last)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['start'],
+      message: `start ${counter.start} does not fit: with company prefix ${gs1.companyPrefix} the serial reference has ${ssccSerialDigits(gs1)} digits, so the SSCC range is exhausted after ${last}`,
+    });
 });
 export type Counter = z.infer<typeof CounterSchema>;
 

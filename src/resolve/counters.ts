@@ -3,7 +3,15 @@
  * store reserved for the label (see src/node/jobs/sqlite-counters.ts). Without a number (the live preview, a plain
  * `labeldesk print`) a counter field prints its placeholder, like any field without a value.
  */
-import { CounterSchema, type Counter, type Field, type Template } from '../model/schema';
+import { gs1CheckDigit } from '../model/barcode/check-digits';
+import {
+  CounterSchema,
+  ssccLastSerial,
+  ssccSerialDigits,
+  type Counter,
+  type Field,
+  type Template,
+} from '../model/schema';
 
 /** Counter numbers by field name, one label's worth. */
 export type CounterValues = Readonly<Record<string, number>>;
@@ -18,8 +26,65 @@ export function counterSettings(field: Field): Counter {
   return field.counter ?? CounterSchema.parse({});
 }
 
-/** The printed text of `value`: prefix, the number zero-padded to `width` digits, suffix. */
+/** A counter number a GS1 counter cannot make a key of (past the last serial reference). */
+export class CounterRangeError extends RangeError {
+  override name = 'CounterRangeError';
+}
+
+/**
+ * The highest number `counter` can print, or undefined when only Number.MAX_SAFE_INTEGER bounds it (an SSCC
+ * counter: the serial reference of all nines).
+ */
+export function counterLast(counter: Counter): number | undefined {
+  return counter.gs1 ? ssccLastSerial(counter.gs1) : undefined;
+}
+
+/**
+ * Why numbers `first` to `last` of counter field `field` cannot be printed, or undefined when they can: for an
+ * SSCC counter, a number past the last serial reference (the SSCC range is exhausted).
+ */
+export function counterRangeProblem(field: Field, first: number, last: number): string | undefined {
+  const counter = counterSettings(field);
+  const max = counterLast(counter);
+  if (max === undefined || !counter.gs1 || last <= max) return undefined;
+  const { extension, companyPrefix } = counter.gs1;
+  const left = Math.max(0, max - first + 1);
+  return (
+    `${field.label} (${field.name}): the SSCC range is exhausted — company prefix ${companyPrefix} with ` +
+    `extension digit ${extension} has ${ssccSerialDigits(counter.gs1)}-digit serial references, the last is ${max}, ` +
+    `and this job needs up to ${last} (${left === 0 ? 'none' : left} left); use another extension digit or company prefix`
+  );
+}
+
+/**
+ * The key the job store keeps a counter field's next number under. A plain counter: per template, printer and
+ * field. An SSCC counter: one sequence per extension digit and company prefix shared by every template and
+ * printer — an SSCC must never repeat, whichever label or printer made it.
+ */
+export function counterKey(
+  field: Field,
+  template: string,
+  printer: string,
+): { template: string; printer: string; field: string } {
+  const gs1 = counterSettings(field).gs1;
+  if (gs1) return { template: '', printer: '', field: `gs1:sscc:${gs1.extension}${gs1.companyPrefix}` };
+  return { template, printer, field: field.name };
+}
+
+/**
+ * The printed text of `value`: prefix, the number zero-padded to `width` digits, suffix; for an SSCC counter the
+ * 18 digits (extension, company prefix, `value` as the serial reference, check digit). Throws CounterRangeError
+ * for a number an SSCC counter cannot make (the job store refuses those before; see counterRangeProblem).
+ */
 export function formatCounter(counter: Counter, value: number): string {
+  if (counter.gs1) {
+    const last = ssccLastSerial(counter.gs1);
+    if (!Number.isSafeInteger(value) || value < 0 || value > last)
+      throw new CounterRangeError(`the SSCC range is exhausted: serial reference ${value} is past ${last}`);
+    const serial = String(value).padStart(ssccSerialDigits(counter.gs1), '0');
+    const key = `${counter.gs1.extension}${counter.gs1.companyPrefix}${serial}`;
+    return `${key}${gs1CheckDigit(key)}`;
+  }
   const digits = String(Math.abs(value)).padStart(counter.width, '0');
   return `${counter.prefix}${value < 0 ? '-' : ''}${digits}${counter.suffix}`;
 }

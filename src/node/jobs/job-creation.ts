@@ -6,7 +6,7 @@
  */
 import { formatLabelList, type JobSpec } from '../../jobs/model';
 import { formatPrinterUri, parsePrinterUri } from '../../printers/uri';
-import { counterFields, counterSettings } from '../../resolve/counters';
+import { counterFields, counterKey, counterRangeProblem, counterSettings } from '../../resolve/counters';
 import type { JobEvents } from './job-events';
 import {
   checkedRows,
@@ -16,7 +16,7 @@ import {
   type JobPreflight,
 } from './job-preflight';
 import type { JobScheduler } from './job-scheduler';
-import type { JobService } from './job-service-types';
+import { JobRequestError, type JobService } from './job-service-types';
 import type { JobViews } from './job-views';
 import type { SqliteCounters } from './sqlite-counters';
 import type { SqliteJobStore } from './sqlite-job-store';
@@ -57,8 +57,16 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
       const counterFirsts: Record<string, number> = {};
       for (const field of request.markups ? [] : counterFields(template)) {
         const c = counterSettings(field);
-        const key = { template: template.name, printer, field: field.name };
-        counterFirsts[field.name] = counters.reserve(key, labelCount, c.start, c.step);
+        const first = counters.reserve(
+          counterKey(field, template.name, printer),
+          labelCount,
+          c.start,
+          c.step,
+        );
+        // Thrown inside the creating transaction: the reservation is rolled back with the job.
+        const problem = counterRangeProblem(field, first, first + (labelCount - 1) * c.step);
+        if (problem) throw new JobRequestError(problem);
+        counterFirsts[field.name] = first;
       }
       const sourceRows = stored.map((r, i) => r.row ?? i + 1);
       return {
