@@ -3,9 +3,35 @@
  * service's templates). Names are case-sensitive. A literal brace is escaped with a backslash: `\{`, `\}`
  * (and `\\` for a literal backslash); any other backslash is literal (Windows paths stay as written). Parsed once; resolution substitutes values verbatim (a value is never
  * parsed again, so a value containing braces stays as typed).
+ *
+ * A reference may name a format after a bar: `{best_before|YYMMDD}` prints the date field's 2026-11-24 as
+ * 261124, the form GS1's date AIs (11), (13), (15), (17) take — the field keeps the date as people type it and the
+ * human-readable text can show it so. A value that is not such a date is substituted as it is (the barcode's
+ * value check then names the problem).
  */
 
-export type Segment = { kind: 'literal'; text: string } | { kind: 'field'; name: string };
+/** Formats a reference can apply to its field's value (`{name|FORMAT}`). */
+export const REF_FORMATS = ['YYMMDD'] as const;
+export type RefFormat = (typeof REF_FORMATS)[number];
+
+export type Segment = { kind: 'literal'; text: string } | { kind: 'field'; name: string; format?: RefFormat };
+
+const ISO_DATE = /^\d{2}(\d{2})-(\d{2})-(\d{2})$/;
+
+/** `value` in `format`; a value the format does not apply to is returned unchanged. */
+export function applyRefFormat(format: RefFormat, value: string): string {
+  switch (format) {
+    case 'YYMMDD': {
+      const m = ISO_DATE.exec(value.trim());
+      return m ? `${m[1]}${m[2]}${m[3]}` : value;
+    }
+  }
+}
+
+/** A field segment written back as a reference (`{name}` or `{name|FORMAT}`), for tools that rewrite templates. */
+export function writeRef(segment: { name: string; format?: RefFormat }): string {
+  return `{${segment.name}${segment.format ? `|${segment.format}` : ''}}`;
+}
 
 /** A field name: a letter or underscore, then letters, digits, `_`, `-`, `.`. */
 export const FIELD_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -22,6 +48,10 @@ export class RefSyntaxError extends Error {
 }
 
 const API_OPEN = '{{api:';
+
+function isRefFormat(format: string): format is RefFormat {
+  return (REF_FORMATS as readonly string[]).includes(format);
+}
 
 /** Splits a template string into literal text and field references. Throws RefSyntaxError. */
 export function parseRefs(source: string): Segment[] {
@@ -52,7 +82,15 @@ export function parseRefs(source: string): Segment[] {
       const close = api ? '}}' : '}';
       const end = source.indexOf(close, i + open);
       const raw = end < 0 ? '' : source.slice(i + open, end);
-      const name = api ? raw.trim() : raw;
+      const bar = api ? -1 : raw.indexOf('|');
+      const name = api ? raw.trim() : bar < 0 ? raw : raw.slice(0, bar);
+      const format = bar < 0 ? undefined : raw.slice(bar + 1);
+      if (end >= 0 && FIELD_NAME.test(name) && format !== undefined && !isRefFormat(format)) {
+        throw new RefSyntaxError(
+          `"{${raw}}" at character ${i + 1}: unknown format "${format}"; the formats are ${REF_FORMATS.join(', ')}`,
+          i,
+        );
+      }
       if (end < 0 || !FIELD_NAME.test(name)) {
         const what = api
           ? `"{{api:" at character ${i + 1} is not closed by a field name and "}}"`
@@ -60,7 +98,11 @@ export function parseRefs(source: string): Segment[] {
         throw new RefSyntaxError(`${what}; write \\{ for a literal brace`, i);
       }
       flush();
-      segments.push({ kind: 'field', name });
+      segments.push(
+        format !== undefined && isRefFormat(format)
+          ? { kind: 'field', name, format }
+          : { kind: 'field', name },
+      );
       i = end + close.length;
       continue;
     }
@@ -82,7 +124,10 @@ export function referencedFields(source: string): string[] {
 /** Substitutes values into parsed segments. `valueOf` decides value vs placeholder. */
 export function substitute(segments: readonly Segment[], valueOf: (name: string) => string): string {
   let out = '';
-  for (const s of segments) out += s.kind === 'literal' ? s.text : valueOf(s.name);
+  for (const s of segments) {
+    if (s.kind === 'literal') out += s.text;
+    else out += s.format ? applyRefFormat(s.format, valueOf(s.name)) : valueOf(s.name);
+  }
   return out;
 }
 
