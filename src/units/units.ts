@@ -49,6 +49,28 @@ export const mmToInches = (v: Mm): Inch => inch(v / MM_PER_INCH);
 
 /** px (1/96 in) to dots at `dpi`, unrounded. */
 export const pxToDots = (v: Px96, dpi: number): Dots => dots((v * dpi) / PX_PER_INCH);
+/** Dots at `dpi` to px (1/96 in), unrounded. */
+export const dotsToPx = (v: Dots, dpi: number): Px96 => px((v * PX_PER_INCH) / dpi);
+/**
+ * A px (1/96 in) length or position on the dot grid of a `dpi` printer: the nearest whole number of dots, back
+ * in px (the template designer's snapping: 1 px at 203 dpi is 2.11 dots, so 1 px becomes 2 dots = 0.946 px).
+ */
+export const snapPxToDots = (v: Px96, dpi: number): Px96 => dotsToPx(dots(Math.round(pxToDots(v, dpi))), dpi);
+/** A stage length in its own unit, in px (1/96 in): 4 in is 384 px, 210 mm 793.7 px. */
+export const stageToPx = (value: number, unit: StageUnit): Px96 => inchesToPx(stageToInches(value, unit));
+/** Inches as a stage length in `unit` (the inverse of stageToInches): 4 in is 101.6 mm. */
+export function inchesToStage(value: Inch, unit: StageUnit): number {
+  switch (unit) {
+    case 'in':
+      return value;
+    case 'cm':
+      return value * 2.54;
+    case 'mm':
+      return value * MM_PER_INCH;
+    case 'px':
+      return value * PX_PER_INCH;
+  }
+}
 
 /**
  * A Scene's lengths are in its own unit: px (1/96 in: SVG, the preview) or dots at the target's dpi, and the

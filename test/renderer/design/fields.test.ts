@@ -1,0 +1,106 @@
+/** The designer's fields (issue #22): add, edit, rename, remove, bind to elements, and the ones no element uses. */
+import { describe, expect, it } from 'vitest';
+import { parseTemplate } from '../../../src/model/parse';
+import { newDesign, type DesignDocument } from '../../../renderer/src/design/design-document';
+import {
+  addField,
+  bindField,
+  editField,
+  moveField,
+  removeField,
+  unusedFields,
+} from '../../../renderer/src/design/fields';
+import { addElement, setProperties } from '../../../renderer/src/design/operations';
+
+function design(): DesignDocument {
+  let doc = newDesign({ name: 'bound', size: '4x2', unit: 'in', dpi: 203 });
+  for (const type of ['text', 'barcode', 'image', 'rfid', 'rect'] as const) doc = addElement(doc, type).doc;
+  return setProperties(doc, [0], { text: 'SKU: ' });
+}
+const attr = (doc: DesignDocument, i: number, key: string) =>
+  (doc.template.elements[i] as unknown as Record<string, unknown>)[key];
+
+describe('fields', () => {
+  it('adds text fields with names of their own, or the field given', () => {
+    let doc = addField(addField(design()));
+    doc = addField(doc, { name: 'qty', label: 'Quantity', type: 'number', required: true });
+    expect(doc.template.fields.map((f) => f.name)).toEqual(['field1', 'field2', 'qty']);
+    expect(doc.template.fields[2]).toMatchObject({ type: 'number', required: true, label: 'Quantity' });
+  });
+
+  it('edits every setting; changing the type drops settings only the old type takes', () => {
+    let doc = addField(design(), { name: 'size' });
+    doc = editField(doc, 0, {
+      label: 'Size',
+      placeholder: 'M',
+      hint: 'S, M or L',
+      pattern: '[SML]',
+      maxLength: 1,
+      default: 'M',
+      type: 'choice',
+    });
+    expect(doc.template.fields[0]).toMatchObject({ type: 'choice', choices: ['M'], pattern: '[SML]' });
+    doc = editField(doc, 0, { choices: ['S', 'M', 'L'], pattern: undefined });
+    expect(doc.template.fields[0]).not.toHaveProperty('pattern');
+    doc = editField(doc, 0, {
+      type: 'counter',
+      counter: { start: 100, step: 1, width: 6, prefix: 'A', suffix: '' },
+    });
+    expect(doc.template.fields[0]).not.toHaveProperty('choices');
+    expect(doc.template.fields[0]!.counter).toMatchObject({ start: 100, width: 6 });
+    doc = editField(doc, 0, { type: 'text' });
+    expect(doc.template.fields[0]).not.toHaveProperty('counter');
+    expect(() => parseTemplate(doc.template)).not.toThrow();
+  });
+
+  it('renames a field in every element that refers to it, literal braces kept', () => {
+    let doc = addField(design(), { name: 'sku' });
+    doc = setProperties(doc, [0], { text: '\\{SKU\\}: {sku} / {{api:sku}} {other}' });
+    doc = bindField(doc, 1, 'sku');
+    doc = addField(doc, { name: 'other' });
+    doc = editField(doc, 0, { name: 'item' });
+    expect(attr(doc, 0, 'text')).toBe('\\{SKU\\}: {item} / {item} {other}');
+    expect(attr(doc, 1, 'text')).toBe('{item}');
+    expect(() => parseTemplate(doc.template)).not.toThrow();
+  });
+
+  it('removes a field; an element still using it is named by the validation', () => {
+    let doc = bindField(addField(design(), { name: 'sku' }), 0, 'sku');
+    doc = removeField(doc, 0);
+    expect(doc.template.fields).toEqual([]);
+    expect(() => parseTemplate(doc.template)).toThrow(/elements\[0\]\.text: refers to field "sku"/);
+  });
+
+  it('moves a field in the form', () => {
+    const doc = moveField(addField(addField(addField(design()))), 2, 0);
+    expect(doc.template.fields.map((f) => f.name)).toEqual(['field3', 'field1', 'field2']);
+  });
+});
+
+describe('binding', () => {
+  const doc = addField(design(), { name: 'sku' });
+
+  it('adds {Name} at the end of a text, or at the caret', () => {
+    expect(attr(bindField(doc, 0, 'sku'), 0, 'text')).toBe('SKU: {sku}');
+    expect(attr(bindField(doc, 0, 'sku', { at: 0 }), 0, 'text')).toBe('{sku}SKU: ');
+  });
+
+  it("replaces a barcode's value, an image's URL, an RFID tag's EPC", () => {
+    expect(attr(bindField(doc, 1, 'sku'), 1, 'text')).toBe('{sku}');
+    expect(attr(bindField(doc, 2, 'sku'), 2, 'url')).toBe('{sku}');
+    expect(attr(bindField(doc, 3, 'sku'), 3, 'epc')).toBe('{sku}');
+  });
+
+  it('leaves an element without a value (a rectangle) as it is', () => {
+    expect(bindField(doc, 4, 'sku')).toBe(doc);
+  });
+
+  it('flags the fields no element uses', () => {
+    let d = addField(doc, { name: 'lot' });
+    expect(unusedFields(d).map((f) => f.name)).toEqual(['sku', 'lot']);
+    d = bindField(d, 3, 'lot');
+    expect(unusedFields(d).map((f) => f.name)).toEqual(['sku']);
+    d = setProperties(d, [0], { text: 'no {field here' });
+    expect(unusedFields(d).map((f) => f.name)).toEqual(['sku']);
+  });
+});
