@@ -254,8 +254,8 @@ test('the preview follows the typing without asking main: computed in the page, 
     if (r.url().includes('/ipc/preview.scene')) asked.push(r.url());
   });
   const name = page.getByRole('textbox', { name: /Recipient/ });
-  // The worker's fonts load in the background (main previews meanwhile): once a keystroke is served without
-  // main, every keystroke is.
+  // The page's preview engine and its fonts load in the background (main previews meanwhile): once a keystroke
+  // is served without main, every keystroke is.
   await expect
     .poll(
       async () => {
