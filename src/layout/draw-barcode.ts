@@ -6,7 +6,7 @@ import type { MarkupElementOf } from '../model/elements';
 import { encodeBarcode, placeBarcode, symbolKind, BarcodeValueError } from './barcode';
 import type { EncodeOptions } from './barcode/geometry';
 import { naturalBarcodeBox } from './barcode/natural-size';
-import type { SceneNode } from './scene';
+import { IDENTITY, type SceneNode } from './scene';
 import { layoutText } from './text';
 import { BLACK, color, invalid, type Ctx } from './element-context';
 
@@ -75,5 +75,13 @@ export function drawBarcode(
     },
   );
   ctx.warnings.push(...placed.warnings.map((w) => `elements[${index}]: ${w}`));
-  return placed.node;
+  // UPC's outer digits are smaller than node.text's: a second text node, drawn with the symbol.
+  if (!placed.smallText) return placed.node;
+  return {
+    kind: 'group',
+    transform: IDENTITY,
+    opacity: 1,
+    children: [placed.node, placed.smallText],
+    element: index,
+  };
 }

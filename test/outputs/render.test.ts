@@ -60,7 +60,8 @@ const PDF_TEXT: Record<string, string[]> = {
     // The human-readable line under the tracking barcode.
     '1Z999AA10123456784',
   ],
-  'product-2x1': ['Organic Oat Drink 1 L', '2.49', 'SKU-OAT-0001', '5901234123457'],
+  // EAN-13 and UPC-A print their digits in groups beside and between the guard bars (ISO/IEC 15420).
+  'product-2x1': ['Organic Oat Drink 1 L', '2.49', 'SKU-OAT-0001', '5', '901234', '123457'],
   'visitor-badge-4x3': [
     'VISITOR',
     'Grace Hopper',
@@ -82,7 +83,8 @@ const PDF_TEXT: Record<string, string[]> = {
   'element-gallery-4x6': [
     'Element gallery · Engine test',
     '(01)09501101530003',
-    '036000291452',
+    '36000',
+    '29145',
     'Italic text',
     'Bold text',
     'Mono 0123',

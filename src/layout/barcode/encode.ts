@@ -11,6 +11,7 @@ import { DEFAULT_QR_ERROR_CORRECTION, type BarcodeGeometry, type EncodeOptions }
 import { LruCache } from '../lru';
 import { encodeQr } from './qr';
 import { prepareValue, type PreparedValue } from '../../model/barcode/values';
+import { ADDON_QUIET_RIGHT, retailLayout } from './retail';
 
 const CACHE_SIZE = 64;
 const cache = new LruCache<string, BarcodeGeometry>(CACHE_SIZE);
@@ -104,14 +105,18 @@ function toGeometry(format: BarcodeFormat, prepared: PreparedValue, raw: RawSymb
         x += width;
       });
       if (bars.length === 0) throw noSymbol(format);
+      const retail = retailLayout(format, prepared.value, bars, qz.left);
+      // An add-on ends the symbol with its own, narrower quiet zone (ISO/IEC 15420: 5X).
+      const quietRight = retail?.roles.includes('addon') ? ADDON_QUIET_RIGHT : qz.right;
       // The symbol ends with its last bar; a trailing space in sbs is not part of it.
       return {
         ...base,
         kind: 'linear',
         bars,
         quietLeft: qz.left,
-        quietRight: qz.right,
-        totalModules: end + qz.right,
+        quietRight,
+        totalModules: end + quietRight,
+        ...(retail ? { retail } : {}),
       };
     }
     case 'matrix': {

@@ -38,6 +38,34 @@ export interface LinearGeometry extends GeometryBase {
   quietRight: number;
   /** Symbol width in modules including both quiet zones. */
   totalModules: number;
+  /** EAN/UPC (ISO/IEC 15420): which bars are guards, the add-on, and where the digits go. Absent for the rest. */
+  retail?: RetailLayout;
+}
+
+/**
+ * How an EAN/UPC symbol is drawn (ISO/IEC 15420, GS1 General Specifications 5.2): guard bars (and UPC-A's
+ * first and last characters) extend 5X below the data bars; the digits sit under the data bars between the
+ * guards, the leading digit of EAN-13 and the outer digits of UPC-A/UPC-E outside the bars in the quiet zones
+ * (UPC's smaller); an EAN-2/EAN-5 add-on's bars start lower, with its digits above them.
+ */
+export interface RetailLayout {
+  /** Per bar of `bars`, in order: a guard bar, a data bar, or a bar of the add-on. */
+  roles: ReadonlyArray<BarRole>;
+  /** The human-readable digits, group by group. */
+  digits: ReadonlyArray<RetailDigits>;
+}
+
+export type BarRole = 'guard' | 'data' | 'addon';
+
+/** A group of digits centred over modules [from, to) (module 0 is the left edge of the left quiet zone). */
+export interface RetailDigits {
+  text: string;
+  from: number;
+  to: number;
+  /** UPC-A/UPC-E's number system and check digits: a smaller size. */
+  small: boolean;
+  /** Above the bars (an add-on's digits) rather than under them. */
+  above: boolean;
 }
 
 /** A matrix symbol (QR, Data Matrix, PDF417): square modules in rows × cols plus a quiet zone on every side. */

@@ -25,6 +25,11 @@ export {
   type MatrixGeometry,
 } from './geometry';
 export {
+  BEARER_MODULES,
+  GUARD_EXTENSION_MODULES,
+  ITF_BEARERS,
+  placedWidthModules,
+  type ItfBearer,
   MIN_LINEAR_MODULE_MIL,
   MIN_MATRIX_MODULE_MIL,
   placeBarcode,

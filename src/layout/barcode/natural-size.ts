@@ -6,6 +6,7 @@
  */
 import { humanReadableByDefault } from '../../model/barcode/formats';
 import { geometrySize, type BarcodeGeometry } from './geometry';
+import { placedWidthModules, type ItfBearer } from './placement';
 
 /** px at 96 dpi per module. */
 export const NATURAL_MODULE_PX = 2;
@@ -18,9 +19,10 @@ const TEXT_ROW_PX = 16;
 export function naturalBarcodeBox(
   geometry: BarcodeGeometry,
   humanReadable: boolean | undefined,
+  bearer?: ItfBearer,
 ): { width: number; height: number } {
   const size = geometrySize(geometry);
-  const width = size.width * NATURAL_MODULE_PX;
+  const width = placedWidthModules(geometry, bearer) * NATURAL_MODULE_PX;
   if (geometry.kind === 'matrix') return { width, height: size.height * NATURAL_MODULE_PX };
   const text = (humanReadable ?? humanReadableByDefault(geometry.format)) ? TEXT_ROW_PX : 0;
   return { width, height: NATURAL_BAR_HEIGHT_PX + text };

@@ -8,6 +8,7 @@ import {
   encodeBarcode,
   geometrySize,
   placeBarcode,
+  placedWidthModules,
   type BarcodeGeometry,
   type Box,
   type LayoutText,
@@ -65,7 +66,7 @@ describe('raster targets: every module a whole number of dots', () => {
         );
         expect(offGrid).toEqual([]);
 
-        const size = geometrySize(g);
+        const size = { width: placedWidthModules(g), height: geometrySize(g).height };
         const availW = Math.floor(box.width + 1e-6);
         const availH = Math.floor(box.height + 1e-6);
         expect(node.box.width).toBe(m * size.width);
@@ -164,7 +165,7 @@ describe('vector targets (px)', () => {
       fc.property(fc.constantFrom(...geometries), boxArb, (g, inches) => {
         const box = inDots(inches, 96);
         const { node } = placeBarcode(g, box, { unit: 'px', dpi: 96 });
-        const size = geometrySize(g);
+        const size = { width: placedWidthModules(g), height: geometrySize(g).height };
         if (g.kind === 'linear') {
           expect(node.box.x).toBeCloseTo(box.x, 9);
           expect(node.box.width).toBeCloseTo(box.width, 9);
@@ -257,7 +258,7 @@ describe('human-readable text', () => {
     return node;
   };
 
-  it('EAN-13 shows its 13 digits under the bars by default; bars stop where the text starts', () => {
+  it('EAN-13 shows its digits under the bars by default, in three groups; data bars stop where they start', () => {
     calls.length = 0;
     const box = { x: 0.4, y: 10.6, width: 300, height: 200 };
     const { node } = placeBarcode(
@@ -266,16 +267,17 @@ describe('human-readable text', () => {
       { unit: 'dots', dpi: 203 },
       { layoutText },
     );
-    expect(calls).toHaveLength(1);
-    const call = calls[0]!;
-    expect(call.text).toBe('5901234123457');
-    expect(node.text?.box).toEqual(call.box);
+    expect(calls.map((c) => c.text)).toEqual(['5', '901234', '123457']);
+    expect(node.text?.box.y).toBe(calls[1]!.box.y);
     const bars = rectsOf(node.rects);
-    const barBottom = bars[0]![1] + bars[0]![3];
-    expect(call.box.y).toBe(barBottom);
-    expect(call.box.y + call.box.height).toBe(11 + 200);
-    expect(Object.values(call.box).every(Number.isInteger)).toBe(true);
-    expect(call.size).toBeGreaterThan(0);
+    // The third bar is a data bar (the first two are the left guard).
+    const dataBottom = bars[2]![1] + bars[2]![3];
+    for (const call of calls) {
+      expect(call.box.y).toBe(dataBottom);
+      expect(call.box.y + call.box.height).toBe(11 + 200);
+      expect(Object.values(call.box).every(Number.isInteger)).toBe(true);
+      expect(call.size).toBeGreaterThan(0);
+    }
   });
 
   it('off by default for Code 128 and QR, on when asked; omitted without a layout function', () => {
@@ -290,6 +292,8 @@ describe('human-readable text', () => {
     expect(calls[0]!.text).toBe('1Z999AA10123456784');
     const noFn = placeBarcode(encodeBarcode('ean13', '590123412345'), box, target).node;
     expect(noFn.text).toBeUndefined();
+    // Without digits the guards still reach the bottom of the box, 5X below the data bars.
     expect(rectsOf(noFn.rects)[0]![3]).toBe(200);
+    expect(rectsOf(noFn.rects)[2]![3]).toBe(200 - 5 * noFn.moduleWidth);
   });
 });
