@@ -7,6 +7,7 @@ import type { UserError } from '../ipc/user-error';
 import { createBatchStore } from './batch';
 import { createCatalogStore } from './catalog';
 import { createConnectionStore } from './connection';
+import { createDesignStore } from './design';
 import { DEFAULT_COPIES_SETTINGS, createDocumentStore, type DocumentPorts } from './document';
 import { ACTIVE_JOB_STATES, createJobsStore } from './jobs';
 import { createPrintersStore } from './printers';
@@ -51,7 +52,8 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
     if (batch.getState().printer === id) batch.getState().setPrinter(null);
     if (jobs.getState().filter.printer === id) jobs.getState().setFilter({ printer: '' });
   };
-  return { api, ui, jobs, catalog, printers, connection, document, batch };
+  const design = createDesignStore();
+  return { api, ui, jobs, catalog, printers, connection, document, batch, design };
 }
 
 export type Stores = ReturnType<typeof createStores>;

@@ -9,6 +9,7 @@ import type { PrintersState } from './printers';
 import type { ConnectionState } from './connection';
 import type { JobsState } from './jobs';
 import type { BatchState } from './batch';
+import type { DesignState } from './design';
 
 const StoresContext = createContext<Stores | null>(null);
 
@@ -30,3 +31,4 @@ export const useConnection = <T,>(select: (s: ConnectionState) => T): T =>
   useStore(useStores().connection, select);
 export const useJobs = <T,>(select: (s: JobsState) => T): T => useStore(useStores().jobs, select);
 export const useBatch = <T,>(select: (s: BatchState) => T): T => useStore(useStores().batch, select);
+export const useDesign = <T,>(select: (s: DesignState) => T): T => useStore(useStores().design, select);

@@ -1,0 +1,264 @@
+/**
+ * The template designer's store (issue #22): the design document, the selection, and one history over every
+ * change — element edits, property edits, fields, the stage, the dpi — so Ctrl+Z undoes whatever was done last
+ * (Konva stays a view: the canvas sends edits here and draws what the store holds). A drag or a burst of typing
+ * in one property passes the same `coalesceKey` and becomes one entry. `dirty` compares the template with the
+ * one last saved (or opened): undoing back to it makes the document clean again.
+ */
+import { createStore } from 'zustand/vanilla';
+import type { Element, ElementType } from '../../../src/model/elements';
+import type { Field, Template } from '../../../src/model/schema';
+import {
+  newDesign,
+  openDesign,
+  type DesignDocument,
+  type DesignDpi,
+  type DesignUnit,
+  type NewDesign,
+} from '../design/design-document';
+import * as fields from '../design/fields';
+import type { Box } from '../design/geometry';
+import * as ops from '../design/operations';
+
+/** How many changes can be undone. */
+export const HISTORY_LIMIT = 200;
+
+interface Snapshot {
+  doc: DesignDocument;
+  selection: number[];
+}
+
+/** Options of a change: changes passing the same key one after another are undone together. */
+export interface ChangeOptions {
+  coalesceKey?: string;
+}
+
+export interface DesignState {
+  doc: DesignDocument | null;
+  /** The name of the user template this document saves over; null: new, or not saved yet. */
+  savedAs: string | null;
+  /** The template as last saved or opened (what `dirty` compares with). */
+  savedTemplate: Template | null;
+  dirty: boolean;
+  /** Selected elements, by index in `template.elements`. */
+  selection: number[];
+  past: Snapshot[];
+  future: Snapshot[];
+  /** The key of the last change, while it may still absorb the next one with the same key. */
+  coalescing: string | null;
+  clipboard: Element[];
+  /** Pastes since the last copy: each lands one more offset away, so repeated pastes do not pile up. */
+  pastes: number;
+
+  /** Starts a new template (clean until changed: closing it untouched asks nothing); the history starts empty. */
+  create(spec: NewDesign): void;
+  /**
+   * Opens a template for editing; the history starts empty. `savedAs`: the user template it saves over (null:
+   * one that is not in the user's folder, saved under a name of its own).
+   */
+  open(template: Template, options: { dpi: DesignDpi; savedAs: string | null }): void;
+  /** Closes the document; refused (false) while it has unsaved changes, unless `discard`. */
+  close(options?: { discard?: boolean }): boolean;
+  /** The template was saved under `name`: the document is clean (its history stays). */
+  markSaved(template: Template): void;
+
+  /** Applies any edit of the document (the operations below are this with a named edit). */
+  change(
+    edit: (doc: DesignDocument, selection: number[]) => ops.Edit | DesignDocument,
+    options?: ChangeOptions,
+  ): void;
+  /** Ends coalescing: the next change is an entry of its own even with the same key (a drag ended, a field left). */
+  endCoalescing(): void;
+  undo(): void;
+  redo(): void;
+
+  select(selection: readonly number[]): void;
+  selectAll(): void;
+
+  addElement(type: ElementType, at?: { x: number; y: number }): void;
+  /** Moves the selection by whole dots (arrow keys). */
+  moveSelection(dxDots: number, dyDots: number, options?: ChangeOptions): void;
+  placeBoxes(boxes: ReadonlyMap<number, Box>, options?: ChangeOptions): void;
+  setProperties(patch: Readonly<Record<string, unknown>>, options?: ChangeOptions): void;
+  setTemplateProperties(
+    patch: Parameters<typeof ops.setTemplateProperties>[1],
+    options?: ChangeOptions,
+  ): void;
+  setDpi(dpi: DesignDpi): void;
+  setUnit(unit: DesignUnit): void;
+  deleteSelection(): void;
+  duplicateSelection(): void;
+  reorderSelection(to: ops.ZOrder): void;
+  alignSelection(to: ops.Alignment): void;
+  distributeSelection(axis: 'x' | 'y'): void;
+  copy(): void;
+  cut(): void;
+  paste(): void;
+
+  addField(field?: Partial<Field>): void;
+  editField(index: number, patch: Partial<Field>, options?: ChangeOptions): void;
+  removeField(index: number): void;
+  moveField(from: number, to: number): void;
+  bindField(element: number, name: string, options?: { attr?: string; at?: number }): void;
+}
+
+const sameTemplate = (a: Template | null, b: Template | null): boolean =>
+  a === b || (a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b));
+
+export function createDesignStore() {
+  return createStore<DesignState>()((set, get) => {
+    const fresh = (doc: DesignDocument | null, savedTemplate: Template | null, savedAs: string | null) =>
+      set({
+        doc,
+        savedAs,
+        savedTemplate,
+        dirty: doc !== null && !sameTemplate(doc.template, savedTemplate),
+        selection: [],
+        past: [],
+        future: [],
+        coalescing: null,
+      });
+
+    /** Shows a snapshot (undo, redo), its own selection with it. */
+    const show = (snapshot: Snapshot, past: Snapshot[], future: Snapshot[]) =>
+      set({
+        doc: snapshot.doc,
+        selection: snapshot.selection,
+        past,
+        future,
+        coalescing: null,
+        dirty: !sameTemplate(snapshot.doc.template, get().savedTemplate),
+      });
+
+    const change: DesignState['change'] = (edit, options = {}) => {
+      const { doc, selection, past, coalescing, savedTemplate } = get();
+      if (!doc) return;
+      const result = edit(doc, selection);
+      const next = 'doc' in result ? result : { doc: result, selection };
+      if (next.doc === doc && next.selection === selection) return;
+      if (next.doc === doc) {
+        set({ selection: next.selection });
+        return;
+      }
+      const key = options.coalesceKey ?? null;
+      const absorb = key !== null && key === coalescing && past.length > 0;
+      set({
+        doc: next.doc,
+        selection: next.selection.filter((i) => i < next.doc.template.elements.length),
+        past: absorb ? past : [...past, { doc, selection }].slice(-HISTORY_LIMIT),
+        future: [],
+        coalescing: key,
+        dirty: !sameTemplate(next.doc.template, savedTemplate),
+      });
+    };
+
+    const onSelection = (f: (doc: DesignDocument, selection: number[]) => ops.Edit | DesignDocument) =>
+      change((doc, selection) => (selection.length ? f(doc, selection) : doc));
+
+    return {
+      doc: null,
+      savedAs: null,
+      savedTemplate: null,
+      dirty: false,
+      selection: [],
+      past: [],
+      future: [],
+      coalescing: null,
+      clipboard: [],
+      pastes: 0,
+
+      create: (spec) => {
+        const doc = newDesign(spec);
+        fresh(doc, doc.template, null);
+      },
+      open: (template, { dpi, savedAs }) => fresh(openDesign(template, dpi), template, savedAs),
+      close: ({ discard = false } = {}) => {
+        if (get().dirty && !discard) return false;
+        fresh(null, null, null);
+        return true;
+      },
+      markSaved: (template) => {
+        const { doc } = get();
+        set({
+          savedTemplate: template,
+          savedAs: template.name,
+          dirty: doc !== null && !sameTemplate(doc.template, template),
+          coalescing: null,
+        });
+      },
+
+      change,
+      endCoalescing: () => set({ coalescing: null }),
+      undo: () => {
+        const { past, future, doc, selection } = get();
+        const previous = past[past.length - 1];
+        if (!previous || !doc) return;
+        show(previous, past.slice(0, -1), [{ doc, selection }, ...future]);
+      },
+      redo: () => {
+        const { past, future, doc, selection } = get();
+        const next = future[0];
+        if (!next || !doc) return;
+        show(next, [...past, { doc, selection }], future.slice(1));
+      },
+
+      select: (selection) => {
+        const count = get().doc?.template.elements.length ?? 0;
+        set({
+          selection: [...new Set(selection)].filter((i) => i >= 0 && i < count).sort((a, b) => a - b),
+          coalescing: null,
+        });
+      },
+      selectAll: () =>
+        set({ selection: (get().doc?.template.elements ?? []).map((_, i) => i), coalescing: null }),
+
+      addElement: (type, at) => change((doc) => ops.addElement(doc, type, at)),
+      moveSelection: (dx, dy, options) => {
+        const { selection } = get();
+        if (selection.length) change((doc) => ops.moveBy(doc, selection, dx, dy), options);
+      },
+      placeBoxes: (boxes, options) => change((doc) => ops.placeBoxes(doc, boxes), options),
+      setProperties: (patch, options) => {
+        const { selection } = get();
+        if (selection.length) change((doc) => ops.setProperties(doc, selection, patch), options);
+      },
+      setTemplateProperties: (patch, options) =>
+        change((doc) => ops.setTemplateProperties(doc, patch), options),
+      setDpi: (dpi) => change((doc) => (doc.dpi === dpi ? doc : { ...doc, dpi })),
+      setUnit: (unit) => change((doc) => (doc.unit === unit ? doc : { ...doc, unit })),
+      deleteSelection: () => onSelection((doc, selection) => ops.deleteElements(doc, selection)),
+      duplicateSelection: () => onSelection((doc, selection) => ops.duplicateElements(doc, selection)),
+      reorderSelection: (to) => onSelection((doc, selection) => ops.reorder(doc, selection, to)),
+      alignSelection: (to) => onSelection((doc, selection) => ops.align(doc, selection, to)),
+      distributeSelection: (axis) => onSelection((doc, selection) => ops.distribute(doc, selection, axis)),
+      copy: () => {
+        const { doc, selection } = get();
+        if (!doc || !selection.length) return;
+        set({
+          clipboard: selection
+            .flatMap((i) => doc.template.elements[i] ?? [])
+            .map((el) => structuredClone(el)),
+          pastes: 0,
+        });
+      },
+      cut: () => {
+        get().copy();
+        get().deleteSelection();
+      },
+      paste: () => {
+        const { clipboard, pastes } = get();
+        if (!clipboard.length || !get().doc) return;
+        change((doc) => ops.insertElements(doc, clipboard, ops.pasteOffsetDots(doc.dpi) * (pastes + 1)));
+        set({ pastes: pastes + 1 });
+      },
+
+      addField: (field) => change((doc) => fields.addField(doc, field)),
+      editField: (index, patch, options) => change((doc) => fields.editField(doc, index, patch), options),
+      removeField: (index) => change((doc) => fields.removeField(doc, index)),
+      moveField: (from, to) => change((doc) => fields.moveField(doc, from, to)),
+      bindField: (element, name, options) => change((doc) => fields.bindField(doc, element, name, options)),
+    };
+  });
+}
+
+export type DesignStore = ReturnType<typeof createDesignStore>;

@@ -1,0 +1,218 @@
+/**
+ * The designer's store (issue #22): one history over every change, undo and redo, coalesced drags and typing,
+ * history cleared on open, the dirty flag against the last save, and the clipboard.
+ */
+import { describe, expect, it } from 'vitest';
+import { px, pxToDots } from '../../src/units/units';
+import { elementBox } from '../../renderer/src/design/geometry';
+import { createDesignStore, type DesignState } from '../../renderer/src/store/design';
+import { bundledTemplate } from '../support/templates';
+
+/** A store holding a 4×2 in label (203 dpi) with a text, a barcode and a rect, and a field `sku`. */
+function setup() {
+  const store = createDesignStore();
+  const s = () => store.getState();
+  s().create({ name: 'bin-label', size: '4x2', unit: 'in', dpi: 203 });
+  s().addElement('text');
+  s().addElement('barcode', { x: 100, y: 40 });
+  s().addElement('rect', { x: 200, y: 100 });
+  s().addField({ name: 'sku' });
+  // Opened as a saved user template: a clean document with an empty history.
+  s().open(s().doc!.template, { dpi: 203, savedAs: 'bin-label' });
+  s().select([0]);
+  return { store, s };
+}
+
+const xDots = (state: DesignState, i: number) =>
+  Math.round(pxToDots(px(elementBox(state.doc!.template.elements[i]!).x), state.doc!.dpi));
+
+/** Every change the designer can make, from the state `setup` leaves. */
+const CHANGES: Record<string, (s: DesignState) => void> = {
+  'add an element': (s) => s.addElement('ellipse'),
+  'move by a dot': (s) => s.moveSelection(1, 0),
+  resize: (s) => s.placeBoxes(new Map([[0, { x: 10, y: 10, width: 50, height: 30 }]])),
+  'set a property': (s) => s.setProperties({ text: 'Hello' }),
+  'set a template property': (s) => s.setTemplateProperties({ title: 'Bin label' }),
+  'change the stage size': (s) =>
+    s.setTemplateProperties({ stage: { width: 3, height: 2, unit: 'in', background: '#ffffff' } }),
+  'change the dpi': (s) => s.setDpi(600),
+  'change the unit': (s) => s.setUnit('mm'),
+  delete: (s) => s.deleteSelection(),
+  duplicate: (s) => s.duplicateSelection(),
+  'bring to front': (s) => s.reorderSelection('front'),
+  align: (s) => s.alignSelection('right'),
+  distribute: (s) => {
+    s.select([0, 1, 2]);
+    s.distributeSelection('x');
+  },
+  paste: (s) => {
+    s.copy();
+    s.paste();
+  },
+  cut: (s) => s.cut(),
+  'add a field': (s) => s.addField(),
+  'edit a field': (s) => s.editField(0, { label: 'SKU', required: true }),
+  'rename a field': (s) => s.editField(0, { name: 'item' }),
+  'remove a field': (s) => s.removeField(0),
+  'move a field': (s) => {
+    s.addField({ name: 'lot' });
+    s.moveField(1, 0);
+  },
+  'bind a field': (s) => s.bindField(1, 'sku'),
+};
+
+describe('history', () => {
+  for (const [name, act] of Object.entries(CHANGES)) {
+    it(`undoes and redoes: ${name}`, () => {
+      const { s } = setup();
+      const before = s().doc!;
+      act(s());
+      const after = s().doc!;
+      expect(after).not.toEqual(before);
+      while (s().past.length && s().doc !== before) s().undo();
+      expect(s().doc).toEqual(before);
+      expect(s().dirty).toBe(false);
+      while (s().future.length && s().doc !== after) s().redo();
+      expect(s().doc).toEqual(after);
+    });
+  }
+
+  it('restores the selection each change was made with', () => {
+    const { s } = setup();
+    s().select([2]);
+    s().duplicateSelection();
+    expect(s().selection).toEqual([3]);
+    s().undo();
+    expect(s().selection).toEqual([2]);
+    s().redo();
+    expect(s().selection).toEqual([3]);
+  });
+
+  it('a new change after an undo clears what could be redone', () => {
+    const { s } = setup();
+    s().moveSelection(5, 0);
+    s().undo();
+    expect(s().future).toHaveLength(1);
+    s().moveSelection(0, 3);
+    expect(s().future).toHaveLength(0);
+    s().redo();
+    expect(xDots(s(), 0)).toBe(xDots(setup().s(), 0));
+  });
+
+  it('coalesces a drag or a burst of typing with one key into one entry', () => {
+    const { s } = setup();
+    const start = s().doc;
+    for (const text of ['H', 'He', 'Hel', 'Hell', 'Hello'])
+      s().setProperties({ text }, { coalesceKey: 'text:0' });
+    for (let i = 0; i < 5; i++) s().moveSelection(1, 0, { coalesceKey: 'drag' });
+    s().undo();
+    expect(s().doc!.template.elements[0]).toMatchObject({ text: 'Hello' });
+    s().undo();
+    expect(s().doc).toBe(start);
+  });
+
+  it('starts a new entry after endCoalescing, an undo, or another key', () => {
+    const { s } = setup();
+    s().setProperties({ text: 'A' }, { coalesceKey: 'text:0' });
+    s().endCoalescing();
+    s().setProperties({ text: 'AB' }, { coalesceKey: 'text:0' });
+    s().setProperties({ name: 'n' }, { coalesceKey: 'name:0' });
+    expect(s().past).toHaveLength(3);
+    s().undo();
+    s().setProperties({ text: 'ABC' }, { coalesceKey: 'text:0' });
+    expect(s().past).toHaveLength(3);
+  });
+
+  it('does not record what changes nothing (no selection, nothing to paste, a field-less element)', () => {
+    const { s } = setup();
+    s().select([]);
+    s().moveSelection(1, 1);
+    s().deleteSelection();
+    s().paste();
+    s().bindField(2, 'sku');
+    expect(s().past).toHaveLength(0);
+  });
+
+  it('is cleared by opening a template or starting a new one', () => {
+    const { s } = setup();
+    s().moveSelection(1, 0);
+    s().undo();
+    s().open(bundledTemplate('product-2x1'), { dpi: 300, savedAs: null });
+    expect([s().past.length, s().future.length, s().selection, s().dirty]).toEqual([0, 0, [], false]);
+    s().undo();
+    expect(s().doc!.template.name).toBe('product-2x1');
+    s().addElement('rect');
+    s().create({ name: 'x', size: '2x1', unit: 'mm', dpi: 600 });
+    expect([s().past.length, s().future.length]).toEqual([0, 0]);
+    expect(s().doc!.template.elements).toEqual([]);
+  });
+});
+
+describe('dirty', () => {
+  it('is set by a change and cleared by undoing back to the saved template', () => {
+    const { s } = setup();
+    expect(s().dirty).toBe(false);
+    s().setProperties({ text: 'changed' });
+    expect(s().dirty).toBe(true);
+    s().undo();
+    expect(s().dirty).toBe(false);
+    s().redo();
+    expect(s().dirty).toBe(true);
+  });
+
+  it('compares contents: changing a value and back by hand is clean; the dpi is not part of the file', () => {
+    const { s } = setup();
+    const text = (s().doc!.template.elements[0] as { text: string }).text;
+    s().setProperties({ text: 'other' });
+    s().setProperties({ text });
+    expect(s().dirty).toBe(false);
+    s().setDpi(300);
+    expect(s().dirty).toBe(false);
+  });
+
+  it('after a save, the saved version is clean and undoing past it is dirty', () => {
+    const { s } = setup();
+    s().moveSelection(3, 0);
+    s().markSaved(s().doc!.template);
+    expect([s().dirty, s().savedAs]).toEqual([false, 'bin-label']);
+    s().undo();
+    expect(s().dirty).toBe(true);
+  });
+
+  it('protects unsaved changes on close', () => {
+    const { s } = setup();
+    s().addElement('line');
+    expect(s().close()).toBe(false);
+    expect(s().doc).not.toBeNull();
+    expect(s().close({ discard: true })).toBe(true);
+    expect(s().doc).toBeNull();
+    s().create({ name: 'untouched', size: '4x6', unit: 'in', dpi: 203 });
+    expect(s().close()).toBe(true);
+  });
+});
+
+describe('clipboard', () => {
+  it('pastes copies on top, each paste one offset (0.1 in) further', () => {
+    const { s } = setup();
+    s().copy();
+    s().paste();
+    s().paste();
+    const els = s().doc!.template.elements;
+    expect(els.map((e) => e.type)).toEqual(['text', 'barcode', 'rect', 'text', 'text']);
+    expect([xDots(s(), 3) - xDots(s(), 0), xDots(s(), 4) - xDots(s(), 0)]).toEqual([20, 40]);
+    expect(s().selection).toEqual([4]);
+  });
+
+  it('keeps what was copied when the original changes; cut then paste puts it back', () => {
+    const { s } = setup();
+    s().copy();
+    s().setProperties({ text: 'changed after copy' });
+    s().paste();
+    expect(s().doc!.template.elements[3]).not.toMatchObject({ text: 'changed after copy' });
+    s().select([1]);
+    s().cut();
+    expect(s().doc!.template.elements.map((e) => e.type)).toEqual(['text', 'rect', 'text']);
+    s().paste();
+    expect(s().doc!.template.elements.map((e) => e.type)).toEqual(['text', 'rect', 'text', 'barcode']);
+  });
+});
