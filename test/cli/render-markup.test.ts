@@ -25,6 +25,11 @@ import { zxingDecodePdf417 } from '../support/zxing-pdf417';
 /** What each barcode element reads as (check digits computed, GS1 brackets dropped), and which decoder reads it. */
 const SCANS: Record<string, Record<string, [decoder: 'zbar' | 'dmtx' | 'zxing', value: string]>> = {
   'shipping-4x6': { tracking: ['zbar', '1Z999AA10123456784'], order_id: ['zbar', 'ORD-20261123-0042'] },
+  'gs1-logistic-4x6': {
+    content: ['zbar', '020501234567890037120'],
+    batch: ['zbar', '1527053110L2611A'],
+    sscc: ['zbar', '00000000000000000000'],
+  },
   'product-2x1': { ean13: ['zbar', '5901234123457'] },
   'visitor-badge-4x3': { badge_id: ['zbar', 'V-2026-0042'] },
   'packing-slip-a4': { order_id: ['zbar', 'ORD-20261123-0042'] },

@@ -27,9 +27,10 @@ function problemsOf(value: unknown): string[] {
 }
 
 describe('template format', () => {
-  it('ships the six public example templates, all valid', () => {
+  it('ships the seven public example templates, all valid', () => {
     expect(bundledTemplateNames()).toEqual([
       'element-gallery-4x6',
+      'gs1-logistic-4x6',
       'packing-slip-a4',
       'product-2x1',
       'rfid-asset-4x2',
@@ -53,6 +54,18 @@ describe('template format', () => {
     expect(fields('rfid-asset-4x2')).toEqual(['asset_id', 'epc', 'description']);
     expect(fields('visitor-badge-4x3')).toEqual(['name', 'company', 'host', 'date', 'badge_id']);
     expect(fields('packing-slip-a4')).toEqual(['order_id', 'customer', 'address', 'items']);
+    expect(fields('gs1-logistic-4x6')).toEqual([
+      'sscc',
+      'gtin',
+      'count',
+      'batch',
+      'best_before',
+      'ship_from',
+      'ship_to',
+      'carrier',
+      'consignment',
+      'purchase_order',
+    ]);
   });
 
   it('the gallery has every drawable element kind and every barcode format', () => {

@@ -65,6 +65,22 @@ const EXPECTED: Record<string, { formats: readonly Format[]; scans: Scan[] }> = 
       zbar('order_id', 'QR-Code', 'ORD-20261123-0042'),
     ],
   },
+  // GS1-128: zbar flags GS1 and gives the element string without the leading FNC1; the date field's 2027-05-31
+  // goes in as YYMMDD; the SSCC is a counter, printed as its placeholder without a job's number.
+  'gs1-logistic-4x6': {
+    formats: ALL_FORMATS,
+    scans: [
+      {
+        element: 'content',
+        decoder: 'zbar',
+        symbology: 'CODE-128',
+        value: '020501234567890037120',
+        gs1: true,
+      },
+      { element: 'batch', decoder: 'zbar', symbology: 'CODE-128', value: '1527053110L2611A', gs1: true },
+      { element: 'sscc', decoder: 'zbar', symbology: 'CODE-128', value: '00000000000000000000', gs1: true },
+    ],
+  },
   // 12 digits typed; the symbol carries the computed check digit.
   'product-2x1': { formats: ALL_FORMATS, scans: [zbar('ean13', 'EAN-13', '5901234123457')] },
   'visitor-badge-4x3': { formats: ALL_FORMATS, scans: [zbar('badge_id', 'QR-Code', 'V-2026-0042')] },

@@ -24,6 +24,18 @@ export function bundledTemplate(name: string): Template {
 
 /** Realistic field values for each bundled template, shared by the rendering tests. */
 export const SAMPLE_DATA: Record<string, Record<string, string>> = {
+  // The SSCC is a counter: numbered by the job, its placeholder (18 zeros) without one.
+  'gs1-logistic-4x6': {
+    gtin: '05012345678900',
+    count: '120',
+    batch: 'L2611A',
+    best_before: '2027-05-31',
+    ship_from: 'LabelDesk Foods Ltd\n12 Harbour Road\nBristol BS1 5TY, United Kingdom',
+    ship_to: 'Northwind Retail DC 4\nDock 7, 200 Logistics Way\nLeeds LS10 1AB\nUnited Kingdom',
+    carrier: 'Harbour Freight',
+    consignment: 'CN 4001234500012',
+    purchase_order: 'PO-778812',
+  },
   'shipping-4x6': {
     ship_to_name: 'Ada Lovelace',
     ship_to_address: '12 St James Square\nLondon SW1Y 4JH\nUnited Kingdom',
