@@ -25,7 +25,8 @@ export const BATCH_HELP = `Usage: labeldesk batch --csv FILE --template NAME|FIL
   --retries N            give up (job stays paused) after N failed reconnects; default: never
   --data-dir DIR         where jobs.sqlite and printer profiles live
 
-Counter fields are numbered by the job, one number per label, continuing per template and printer.
+Counter fields are numbered by the job, one number per label, continuing per template and printer
+(SSCC counters: per company prefix and extension digit, whatever the template or printer).
 Ctrl+C pauses the job after the label in flight; labeldesk jobs resume ID continues it.
 `;
 
