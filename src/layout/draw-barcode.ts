@@ -42,7 +42,7 @@ export function drawBarcode(
   // A side the element leaves out is the symbol's natural size (barcode/natural-size.ts), at its own x/y.
   const natural =
     el.width === undefined || el.height === undefined
-      ? naturalBarcodeBox(geometry, el.humanReadable)
+      ? naturalBarcodeBox(geometry, el.humanReadable, el.bearer)
       : undefined;
   const box = {
     x: at.x,
@@ -58,6 +58,7 @@ export function drawBarcode(
     { unit: ctx.raster ? 'dots' : 'px', dpi: ctx.dpi },
     {
       ...(el.humanReadable !== undefined ? { humanReadable: el.humanReadable } : {}),
+      ...(el.bearer !== undefined ? { bearer: el.bearer } : {}),
       color: barColor,
       element: index,
       layoutText: (text, textBox, size) =>

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { isColor } from './color';
-import { BARCODE_FORMATS, type BarcodeFormat } from './barcode/formats';
+import { BARCODE_FORMATS, ITF_BEARERS, type BarcodeFormat } from './barcode/formats';
 
 /** Generous bounds that keep a typo (or a hostile payload) from asking for a kilometre-wide label. */
 const MAX_COORD = 100_000;
@@ -105,6 +105,8 @@ const shapes = {
     humanReadable: z.boolean().optional(),
     /** Error correction: QR L|M|Q|H, PDF417 0..8 as a string. */
     eclevel: z.string().max(2).optional(),
+    /** ITF-14 bearer bars: frame (default; GS1 asks for it on corrugated), top-bottom (enough on labels), none. */
+    bearer: z.enum(ITF_BEARERS).optional(),
   },
   line: {
     ...common,

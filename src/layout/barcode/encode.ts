@@ -14,6 +14,12 @@ import { prepareValue, type PreparedValue } from '../../model/barcode/values';
 import { ADDON_QUIET_RIGHT, retailLayout } from './retail';
 
 const CACHE_SIZE = 64;
+/**
+ * ITF-14's wide elements in modules. bwip-js draws them 2X wide whatever its ratio options say, below the 2.25 to
+ * 3.0 wide-to-narrow ratio GS1 asks of ITF-14 (target 2.5); 3X is in the range and keeps every element whole
+ * modules (2.5 would need an even number of dots per module).
+ */
+export const ITF14_WIDE = 3;
 const cache = new LruCache<string, BarcodeGeometry>(CACHE_SIZE);
 
 /**
@@ -97,7 +103,7 @@ function toGeometry(format: BarcodeFormat, prepared: PreparedValue, raw: RawSymb
       let end = qz.left;
       raw.sbs.forEach((w, i) => {
         // bwip-js widths are whole modules for every linear format we offer; round guards float noise.
-        const width = Math.round(w);
+        const width = format === 'itf14' && Math.round(w) === 2 ? ITF14_WIDE : Math.round(w);
         if (i % 2 === 0 && width > 0) {
           bars.push([x, width]);
           end = x + width;

@@ -8,10 +8,12 @@ export {
   bwipBcid,
   formatLabel,
   humanReadableByDefault,
+  ITF_BEARERS,
   parseBarcodeFormat,
   quietZone,
   symbolKind,
   type BarcodeFormat,
+  type ItfBearer,
   type QuietZone,
   type SymbolKind,
 } from '../../model/barcode/formats';
@@ -27,9 +29,7 @@ export {
 export {
   BEARER_MODULES,
   GUARD_EXTENSION_MODULES,
-  ITF_BEARERS,
   placedWidthModules,
-  type ItfBearer,
   MIN_LINEAR_MODULE_MIL,
   MIN_MATRIX_MODULE_MIL,
   placeBarcode,

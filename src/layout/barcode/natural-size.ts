@@ -4,9 +4,9 @@
  * scale; we take the same 2 px (96 dpi) module — 0.0208 in, above every scanner's minimum and a whole 4 dots
  * at 203 dpi — and a 0.5 in bar height for linear symbols, plus a line for the digits when they are shown.
  */
-import { humanReadableByDefault } from '../../model/barcode/formats';
+import { humanReadableByDefault, type ItfBearer } from '../../model/barcode/formats';
 import { geometrySize, type BarcodeGeometry } from './geometry';
-import { placedWidthModules, type ItfBearer } from './placement';
+import { placedWidthModules } from './placement';
 
 /** px at 96 dpi per module. */
 export const NATURAL_MODULE_PX = 2;

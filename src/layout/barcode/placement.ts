@@ -4,7 +4,7 @@
  * uneven bars that gives at 203 dpi are why its barcodes fail to scan (reference/markup.md).
  */
 import type { BarcodeNode, Color, TextNode } from '../scene';
-import { formatLabel, humanReadableByDefault } from '../../model/barcode/formats';
+import { formatLabel, humanReadableByDefault, type ItfBearer } from '../../model/barcode/formats';
 import {
   geometrySize,
   type BarcodeGeometry,
@@ -45,10 +45,6 @@ export interface PlaceOptions {
   /** ITF-14's bearer bars; default a frame (GS1 asks for it when ITF-14 is printed on corrugated). */
   bearer?: ItfBearer;
 }
-
-/** ITF-14 bearer bars: a frame around the bars and quiet zones, a bar above and one below, or none. */
-export type ItfBearer = 'frame' | 'top-bottom' | 'none';
-export const ITF_BEARERS = ['frame', 'top-bottom', 'none'] as const satisfies readonly ItfBearer[];
 
 /**
  * Bearer bar width in modules. GS1 asks at least 2X for ITF-14 printed by other means than plates (labels),

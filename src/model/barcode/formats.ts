@@ -25,6 +25,13 @@ export const BARCODE_FORMATS = [
 
 export type BarcodeFormat = (typeof BARCODE_FORMATS)[number];
 
+/**
+ * ITF-14 bearer bars (GS1 General Specifications): a frame around the bars and their quiet zones (asked for
+ * ITF-14 printed on corrugated), a bar above and one below (enough on a label), or none.
+ */
+export const ITF_BEARERS = ['frame', 'top-bottom', 'none'] as const;
+export type ItfBearer = (typeof ITF_BEARERS)[number];
+
 /** Linear symbols are bars of one height; matrix symbols (QR, Data Matrix, PDF417 rows) are module grids. */
 export type SymbolKind = 'linear' | 'matrix';
 

@@ -67,7 +67,8 @@ describe('linear symbols: bars in whole modules, quiet zones per spec', () => {
     ['ean8', '9638507', 7, 7, 67],
     ['upca', '03600029145', 9, 9, 95],
     ['isbn', '978-1-56581-231-4', 11, 7, 95],
-    ['itf14', '1540014128876', 10, 10, 106],
+    // ITF-14 with 3X wide elements: start 4X, 14 digits of 9X, stop 5X.
+    ['itf14', '1540014128876', 10, 10, 135],
   ] as const)('%s: quiet zones %i/%i around %i modules', (format, value, left, right, width) => {
     const g = linear(encodeBarcode(format, value));
     expect([g.quietLeft, g.quietRight, g.totalModules]).toEqual([left, right, left + width + right]);
