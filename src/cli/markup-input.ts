@@ -12,6 +12,7 @@ import { basename, dirname, extname, resolve as resolvePath } from 'node:path';
 import { prepareImages } from '../engine/incomplete-markup';
 import type { RenderPorts } from '../outputs/render';
 import { nodeRenderPorts } from '../node/render-ports';
+import { counterFields, counterSettings } from '../resolve/counters';
 import { checkApiData, resolve } from '../resolve/resolve';
 import { formatProblems, problemsOf } from '../model/errors';
 import { MarkupSchema, type Markup } from '../model/schema';
@@ -47,7 +48,12 @@ export interface LabelsToRender {
  * (values, incomplete markup, images left out) go to stderr. Every image is loaded here, before any output or
  * printer is touched: one that cannot be loaded is left out with a warning, or fails with `--strict`.
  */
-export async function labelsFromArgs(values: LabelArgs, io: CliIo): Promise<LabelsToRender> {
+export async function labelsFromArgs(
+  values: LabelArgs,
+  io: CliIo,
+  /** `print`: refuse a template whose SSCC a job must number (without one it would print its placeholder). */
+  purpose: 'render' | 'print' = 'render',
+): Promise<LabelsToRender> {
   let source: { name: string; baseDir: string; markups: Markup[] };
   if (values.markup !== undefined) {
     checkMarkupExclusive(values as Record<string, unknown>, ['template', 'templates', 'data', 'amount']);
@@ -56,6 +62,13 @@ export async function labelsFromArgs(values: LabelArgs, io: CliIo): Promise<Labe
     source = input;
   } else {
     const { template, baseDir } = await loadTemplateEntry(values, io);
+    const sscc = counterFields(template).find((f) => counterSettings(f).gs1);
+    if (purpose === 'print' && sscc) {
+      throw new CliError(
+        `${template.name}: ${sscc.label} (${sscc.name}) is an SSCC counter, which only a print job numbers; ` +
+          `labeldesk print would print its placeholder "${sscc.placeholder}" — print with labeldesk jobs add or batch`,
+      );
+    }
     const apiData = checkApiData(
       values.data === undefined ? {} : await readJsonArg('--data', values.data, io),
     );

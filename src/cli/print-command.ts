@@ -66,7 +66,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
   const retries = retriesOption(values.retries, DEFAULT_PRINT_RETRIES);
 
   // Everything about the label is checked before the printer is touched.
-  const { name, markups, ports } = await labelsFromArgs(values, io);
+  const { name, markups, ports } = await labelsFromArgs(values, io, 'print');
   // One print is rendered whole before the printer is touched: the same ceiling as --amount, for --markup too.
   if (markups.length > LIMITS.maxAmount) {
     throw new CliError(

@@ -126,3 +126,23 @@ it('gs1-logistic-4x6 prints with counter-made SSCCs that scan as ]C1 00 + the SS
   }
   expect(xPrinted.map((xs) => xs.sscc)).toEqual([0.5, 0.5, 0.5]);
 }, 120_000);
+
+it('labeldesk print refuses it: only a job numbers an SSCC, and its placeholder must never reach a pallet', async () => {
+  const run = await cli([
+    'print',
+    ...['--printer', emulator.uri, '--template', 'gs1-logistic-4x6', '--data-dir', dir],
+    ...[
+      '--data',
+      JSON.stringify({ gtin: '05012345678900', count: '12', batch: 'B1', best_before: '2027-05-31' }),
+    ],
+  ]);
+  expect(run.code).toBe(1);
+  expect(run.stderr).toBe(
+    'labeldesk: gs1-logistic-4x6: SSCC (sscc) is an SSCC counter, which only a print job numbers; labeldesk ' +
+      'print would print its placeholder "000000000000000000" — print with labeldesk jobs add or batch\n',
+  );
+  expect(emulator.printer.printed).toEqual([]);
+  // Rendering files (a proof, a preview) is no print: it shows the placeholder.
+  const render = await cli(['render', '--template', 'gs1-logistic-4x6', '--format', 'zpl']);
+  expect(render.code).toBe(0);
+});
