@@ -80,12 +80,13 @@ const NUMERIC_FORMATS: ReadonlySet<string> = new Set([
   'ean13',
   'ean8',
   'upca',
+  'upce',
   'itf14',
   'isbn',
   'ismn',
   'issn',
 ]);
-const CHECK_DIGIT_FORMATS: ReadonlySet<string> = new Set(['ean13', 'ean8', 'upca', 'itf14']);
+const CHECK_DIGIT_FORMATS: ReadonlySet<string> = new Set(['ean13', 'ean8', 'upca', 'upce', 'itf14']);
 
 /** Attribute names each element kind accepts in a Template (strict schema), and the font's. */
 const ALLOWED: Map<string, Set<string>> = new Map(

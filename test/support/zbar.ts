@@ -8,14 +8,24 @@ export interface Decoded {
   modifiers: string[];
 }
 
+export interface ZbarOptions {
+  /** Read EAN-2/EAN-5 add-ons (off by default in zbar): reported as symbols of their own, EAN-2 or EAN-5. */
+  addons?: boolean;
+}
+
+/** zbarimg's decoder settings: UPC-A on (zbar reports EAN-13 with a leading 0 otherwise), add-ons if asked. */
+function zbarConfig(options: ZbarOptions): string[] {
+  return ['-Supca.enable=1', ...(options.addons ? ['-Sean2.enable=1', '-Sean5.enable=1'] : [])];
+}
+
 /**
  * Every symbol zbarimg finds in the image (`-q`, raw output per symbol with its type). UPC-A is off by default
  * in zbar (it reports EAN-13 with a leading 0), so it is enabled.
  */
-export function zbarDecode(imagePath: string): Decoded[] {
+export function zbarDecode(imagePath: string, options: ZbarOptions = {}): Decoded[] {
   let out: string;
   try {
-    out = execFileSync('zbarimg', ['-q', '-Supca.enable=1', '--xml', imagePath], {
+    out = execFileSync('zbarimg', ['-q', ...zbarConfig(options), '--xml', imagePath], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -29,18 +39,18 @@ export function zbarDecode(imagePath: string): Decoded[] {
 }
 
 /** Just the decoded values, sorted, for set comparisons. */
-export function zbarValues(imagePath: string): string[] {
-  return zbarDecode(imagePath)
+export function zbarValues(imagePath: string, options: ZbarOptions = {}): string[] {
+  return zbarDecode(imagePath, options)
     .map((s) => s.value)
     .sort();
 }
 
 /** zbarDecode without blocking the test process, so several images decode in parallel (Promise.all). */
-export function zbarDecodeAsync(imagePath: string): Promise<Decoded[]> {
+export function zbarDecodeAsync(imagePath: string, options: ZbarOptions = {}): Promise<Decoded[]> {
   return new Promise((resolve, reject) => {
     execFile(
       'zbarimg',
-      ['-q', '-Supca.enable=1', '--xml', imagePath],
+      ['-q', ...zbarConfig(options), '--xml', imagePath],
       { encoding: 'utf8', maxBuffer: 16 << 20 },
       (error, stdout) => {
         // zbarimg exits 4 when no symbol was found.
@@ -73,11 +83,14 @@ function parseZbarXml(out: string): Decoded[] {
  * zbarDecode of several images in one zbarimg run (one process start instead of one per image): the symbols
  * found in each file, keyed by its path. Paths must not contain quotes (zbarimg echoes them in XML).
  */
-export function zbarDecodeFilesAsync(imagePaths: readonly string[]): Promise<Map<string, Decoded[]>> {
+export function zbarDecodeFilesAsync(
+  imagePaths: readonly string[],
+  options: ZbarOptions = {},
+): Promise<Map<string, Decoded[]>> {
   return new Promise((resolve, reject) => {
     execFile(
       'zbarimg',
-      ['-q', '-Supca.enable=1', '--xml', ...imagePaths],
+      ['-q', ...zbarConfig(options), '--xml', ...imagePaths],
       { encoding: 'utf8', maxBuffer: 16 << 20 },
       (error, stdout) => {
         // zbarimg exits 4 when no symbol was found in any image.

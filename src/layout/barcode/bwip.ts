@@ -65,6 +65,7 @@ function bwipOptions(format: BarcodeFormat, o: EncodeOptions): Record<string, st
     case 'ean13':
     case 'ean8':
     case 'upca':
+    case 'upce':
     case 'itf14':
     case 'isbn':
     case 'ismn':

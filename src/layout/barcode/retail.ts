@@ -57,6 +57,19 @@ const UPCA: Family = {
     [11, 12, 96, 103, true],
   ],
 };
+const UPCE: Family = {
+  width: 51,
+  long: [
+    [0, 3],
+    [45, 51],
+  ],
+  groups: [
+    [0, 1, -8, -1, true],
+    [1, 7, 3, 45, false],
+    [7, 8, 52, 58, true],
+  ],
+};
+
 function familyOf(format: BarcodeFormat): Family | undefined {
   switch (format) {
     case 'ean13':
@@ -68,6 +81,8 @@ function familyOf(format: BarcodeFormat): Family | undefined {
       return EAN8;
     case 'upca':
       return UPCA;
+    case 'upce':
+      return UPCE;
     default:
       return undefined;
   }

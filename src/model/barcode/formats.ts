@@ -12,6 +12,7 @@ export const BARCODE_FORMATS = [
   'ean13',
   'ean8',
   'upca',
+  'upce',
   'itf14',
   'isbn',
   'ismn',
@@ -76,7 +77,7 @@ const matrix = (label: string, quiet: number): FormatFacts => ({
  * Per-format facts, one row per format (a Record over the closed union: a new format without a row does not
  * compile). Quiet zones are the symbology specifications' minimums: Code 128 / GS1-128 10X (ISO/IEC 15417, GS1
  * General Specifications), Code 39 10X (ISO/IEC 16388), EAN-13 11X left / 7X right and EAN-8 7X / 7X, UPC-A
- * 9X / 9X (ISO/IEC 15420), ITF-14 10X (GS1), QR 4X (ISO/IEC 18004), Data Matrix 1X (ISO/IEC 16022; GS1 asks 1X too), PDF417 2X
+ * 9X / 9X, UPC-E 9X / 7X (ISO/IEC 15420; an EAN-2/EAN-5 add-on ends with 5X), ITF-14 10X (GS1), QR 4X (ISO/IEC 18004), Data Matrix 1X (ISO/IEC 16022; GS1 asks 1X too), PDF417 2X
  * (ISO/IEC 15438). Linear symbols need no vertical quiet zone.
  */
 const FORMATS: Record<BarcodeFormat, FormatFacts> = {
@@ -86,6 +87,7 @@ const FORMATS: Record<BarcodeFormat, FormatFacts> = {
   ean13: linear('EAN-13', sides(11, 7), true),
   ean8: linear('EAN-8', sides(7, 7), true),
   upca: linear('UPC-A', sides(9, 9), true),
+  upce: linear('UPC-E', sides(9, 7), true),
   itf14: linear('ITF-14', sides(10, 10), true),
   isbn: linear('ISBN', sides(11, 7), true),
   ismn: linear('ISMN', sides(11, 7), true),

@@ -53,11 +53,13 @@ export function prepareValue(format: BarcodeFormat, raw: string): PreparedValue 
     case 'gs1qrcode':
       return gs1(format, raw);
     case 'ean13':
-      return same(gtinLike(format, raw, 13));
+      return withAddon(format, raw, [12, 13], (main) => gtinLike(format, main, 13));
     case 'ean8':
       return same(gtinLike(format, raw, 8));
     case 'upca':
-      return same(gtinLike(format, raw, 12));
+      return withAddon(format, raw, [11, 12], (main) => gtinLike(format, main, 12));
+    case 'upce':
+      return withAddon(format, raw, [6, 7, 8, 11, 12], upce);
     case 'itf14':
       return same(gtinLike(format, raw, 14));
     case 'isbn':
@@ -114,6 +116,142 @@ function gtinLike(format: BarcodeFormat, raw: string, length: number): string {
   }
   checkGs1Digit(format, digits, `${label} check digit`);
   return digits;
+}
+
+/**
+ * EAN-13, UPC-A and UPC-E may carry an EAN-2 or EAN-5 add-on (ISO/IEC 15420: a periodical's issue, a book's
+ * price), typed as bwip-js takes it: the number, a space, the add-on's 2 or 5 digits ("5901234123457 12").
+ * Spaces inside the number stay allowed ("5 901234 123457"): a last group is an add-on only when the digits
+ * before it have a length the number takes (`lengths`) and the whole value is not a number it takes.
+ */
+function withAddon(
+  format: BarcodeFormat,
+  raw: string,
+  lengths: readonly number[],
+  main: (digits: string) => string,
+): PreparedValue {
+  const parts = raw.trim().split(/\s+/);
+  const last = parts.length > 1 ? (parts[parts.length - 1] ?? '') : '';
+  const before = parts.slice(0, -1).join('');
+  const canSplit = last !== '' && lengths.includes(before.length);
+  if (!canSplit) return same(main(raw));
+  if (lengths.includes(parts.join('').length)) {
+    // Both readings have the right length (a UPC-E and its add-on, or a UPC-A typed in groups): the whole
+    // number first; the add-on when the whole one is refused, and the whole one's problem if both are.
+    try {
+      return same(main(raw));
+    } catch (whole) {
+      try {
+        return addon(format, before, last, main);
+      } catch {
+        throw whole;
+      }
+    }
+  }
+  return addon(format, before, last, main);
+}
+
+function addon(
+  format: BarcodeFormat,
+  before: string,
+  last: string,
+  main: (digits: string) => string,
+): PreparedValue {
+  badChars(format, last, isDigit, 'digits only (the add-on after the space too)');
+  if (last.length !== 2 && last.length !== 5) {
+    throw new BarcodeValueError(
+      format,
+      'bad-length',
+      `${formatLabel(format)} add-on (after the space) has 2 or 5 digits; "${last}" has ${last.length}.`,
+    );
+  }
+  return same(`${main(before)} ${last}`);
+}
+
+/**
+ * UPC-E: 6 digits (number system 0 taken), 7 with the number system 0 or 1 in front, or 8 with the check
+ * digit, which is the check digit of the UPC-A it stands for. A UPC-A of 11 or 12 digits is shortened to its
+ * UPC-E when it has one (zeros where the UPC-E rules put them), else refused with why.
+ */
+function upce(raw: string): string {
+  const digits = raw.replace(/\s+/g, '');
+  badChars('upce', digits, isDigit, 'digits only');
+  let body: string;
+  if (digits.length === 11 || digits.length === 12) {
+    const upca = digits.length === 12 ? digits : digits + gs1CheckDigit(digits);
+    if (digits.length === 12) checkGs1Digit('upce', upca, 'UPC-E: the UPC-A check digit');
+    const short = upcaToUpce(upca.slice(0, 11));
+    if (!short) {
+      throw new BarcodeValueError(
+        'upce',
+        'invalid',
+        `UPC-E: the UPC-A ${upca} has no UPC-E form (only numbers of number system 0 or 1 with the zeros UPC-E ` +
+          `leaves out can be shortened); use UPC-A for it.`,
+      );
+    }
+    body = short;
+  } else if (digits.length === 6) {
+    body = '0' + digits;
+  } else if (digits.length === 7 || digits.length === 8) {
+    body = digits.slice(0, 7);
+  } else {
+    throw new BarcodeValueError(
+      'upce',
+      'bad-length',
+      `UPC-E takes 6 digits, 7 with the number system (0 or 1) in front or 8 with the check digit (or the ` +
+        `UPC-A it shortens); this value has ${digits.length}.`,
+    );
+  }
+  const system = body.charAt(0);
+  if (system !== '0' && system !== '1') {
+    throw new BarcodeValueError(
+      'upce',
+      'invalid',
+      `UPC-E: the first of 7 or 8 digits is the number system, 0 or 1, not ${system}.`,
+    );
+  }
+  const full = body + gs1CheckDigit(upceToUpca(body));
+  if (digits.length === 8 && digits !== full) {
+    throw new BarcodeValueError(
+      'upce',
+      'bad-check-digit',
+      `UPC-E check digit should be ${full.charAt(7)}, not ${digits.charAt(7)} (leave it off and it is computed).`,
+      full.charAt(7),
+    );
+  }
+  return full;
+}
+
+/** The 11 digits (without check digit) of the UPC-A a 7-digit UPC-E (number system + 6) stands for. */
+export function upceToUpca(e: string): string {
+  const [s, d1, d2, d3, d4, d5, d6] = [...e];
+  switch (d6) {
+    case '0':
+    case '1':
+    case '2':
+      return `${s}${d1}${d2}${d6}0000${d3}${d4}${d5}`;
+    case '3':
+      return `${s}${d1}${d2}${d3}00000${d4}${d5}`;
+    case '4':
+      return `${s}${d1}${d2}${d3}${d4}00000${d5}`;
+    default:
+      return `${s}${d1}${d2}${d3}${d4}${d5}0000${d6}`;
+  }
+}
+
+/** The UPC-E (number system + 6 digits) of an 11-digit UPC-A, or undefined when it has none. */
+export function upcaToUpce(a: string): string | undefined {
+  if (!/^[01]\d{10}$/.test(a)) return undefined;
+  const s = a.charAt(0);
+  const maker = a.slice(1, 6);
+  const item = a.slice(6, 11);
+  let e: string | undefined;
+  if (/^\d\d[012]00$/.test(maker) && item.startsWith('00')) e = maker.slice(0, 2) + item.slice(2) + maker[2];
+  else if (maker.endsWith('00') && item.startsWith('000')) e = maker.slice(0, 3) + item.slice(3) + '3';
+  else if (maker.endsWith('0') && item.startsWith('0000')) e = maker.slice(0, 4) + item.slice(4) + '4';
+  else if (item.startsWith('0000') && item.charAt(4) >= '5') e = maker + item.charAt(4);
+  // Only a UPC-E that expands back to this UPC-A is its form (the rules above overlap at their edges).
+  return e !== undefined && upceToUpca(s + e) === a ? s + e : undefined;
 }
 
 /** Throws when the last digit of `digits` is not their GS1 check digit; the message names the right one. */

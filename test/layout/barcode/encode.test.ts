@@ -43,9 +43,10 @@ describe('format names', () => {
     expect(bwipBcid('itf14')).toBe('itf14');
     expect(bwipBcid('gs1datamatrix')).toBe('gs1datamatrix');
     expect(bwipBcid('gs1qrcode')).toBe('gs1qrcode');
+    expect(bwipBcid('upce')).toBe('upce');
     expect(parseBarcodeFormat('code12')).toBeUndefined();
     expect(parseBarcodeFormat('QRCODE')).toBeUndefined();
-    expect(BARCODE_FORMATS).toHaveLength(15);
+    expect(BARCODE_FORMATS).toHaveLength(16);
   });
 });
 
@@ -66,6 +67,10 @@ describe('linear symbols: bars in whole modules, quiet zones per spec', () => {
   it.each([
     ['ean8', '9638507', 7, 7, 67],
     ['upca', '03600029145', 9, 9, 95],
+    ['upce', '425261', 9, 7, 51],
+    // An add-on: 12X gap (bwip-js), EAN-2 20X / EAN-5 47X, then its own 5X quiet zone (ISO/IEC 15420).
+    ['ean13', '5901234123457 12', 11, 5, 95 + 12 + 20],
+    ['upca', '036000291452 53999', 9, 5, 95 + 12 + 47],
     ['isbn', '978-1-56581-231-4', 11, 7, 95],
     // ITF-14 with 3X wide elements: start 4X, 14 digits of 9X, stop 5X.
     ['itf14', '1540014128876', 10, 10, 135],

@@ -152,6 +152,63 @@ describe('other problems', () => {
   });
 });
 
+describe('UPC-E', () => {
+  it.each([
+    ['425261', '04252614'],
+    ['0425261', '04252614'],
+    ['04252614', '04252614'],
+    ['1234565', '12345656'],
+    // A UPC-A with a UPC-E form is shortened to it (each of the four zero-suppression rules).
+    ['042100005264', '04252614'],
+    ['04210000526', '04252614'],
+    ['012300000451', '01234531'],
+    ['012340000053', '01234543'],
+    ['012345000058', '01234558'],
+  ] as const)('"%s" → %s', (typed, normalised) => {
+    expect(validateBarcodeValue('upce', typed)).toBe(normalised);
+  });
+
+  it('one clear message per problem', () => {
+    expectProblem('upce', '04252615', 'bad-check-digit', 'UPC-E check digit should be 4, not 5');
+    expect(errorOf('upce', '04252615').expectedCheckDigit).toBe('4');
+    expectProblem('upce', '2425261', 'invalid', 'number system, 0 or 1, not 2');
+    expectProblem('upce', '036000291452', 'invalid', 'UPC-A 036000291452 has no UPC-E form', 'use UPC-A');
+    expectProblem('upce', '042100005265', 'bad-check-digit', 'UPC-A check digit should be 4, not 5');
+    expectProblem('upce', '12345', 'bad-length', 'UPC-E takes 6 digits', 'this value has 5');
+    expectProblem('upce', '42526A', 'bad-character', 'UPC-E cannot encode "A"');
+  });
+});
+
+describe('EAN-2 / EAN-5 add-ons', () => {
+  it.each([
+    ['ean13', '5901234123457 12', '5901234123457 12'],
+    ['ean13', '590123412345 12345', '5901234123457 12345'],
+    // Digits typed in their printed groups are not an add-on.
+    ['ean13', '5 901234 123457', '5901234123457'],
+    ['ean13', '5 901234 12345', '5901234123457'],
+    ['upca', '036000291452 53999', '036000291452 53999'],
+    ['upca', '03600029145 12', '036000291452 12'],
+    ['upce', '04252614 12', '04252614 12'],
+    ['upce', '425261 12345', '04252614 12345'],
+  ] as const)('%s "%s" → %s', (format, typed, normalised) => {
+    expect(validateBarcodeValue(format, typed)).toBe(normalised);
+  });
+
+  it('one clear message per problem', () => {
+    expectProblem(
+      'ean13',
+      '5901234123457 123',
+      'bad-length',
+      'EAN-13 add-on (after the space) has 2 or 5 digits',
+      '"123" has 3',
+    );
+    expectProblem('upca', '036000291452 1A', 'bad-character', 'UPC-A cannot encode "A"');
+    // The main number's own problems are named as without an add-on.
+    expectProblem('ean13', '5901234123458 12', 'bad-check-digit', 'should be 7, not 8');
+    expectProblem('upce', '036000291452 12', 'invalid', 'has no UPC-E form');
+  });
+});
+
 describe('random input never throws anything but BarcodeValueError', () => {
   const anyText = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 40 }),
