@@ -117,6 +117,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'templates.list': async () => templates.list((await settings.get()).recentTemplates),
     'templates.get': ({ ref }) => templates.detail(ref),
     'templates.import': ({ fileName, text }) => templates.importFile(fileName, text),
+    'templates.save': ({ template, overwrite }) => templates.save(template, overwrite),
+    'templates.revisions': ({ name }) => templates.revisions(name),
+    'templates.restoreRevision': ({ name, revision }) => templates.restoreRevision(name, revision),
+    'templates.duplicate': ({ ref, name }) => templates.duplicate(ref, name),
+    'templates.export': ({ ref }) => templates.exportFile(ref),
     'templates.capture': async ({ name, fields }) => {
       const backend = await connection.hostedOnly();
       if (!backend) {

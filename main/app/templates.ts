@@ -4,12 +4,18 @@
  * CLI's offline fallback use). Every lookup re-reads the folders, so a file edited outside the app applies to
  * the next preview.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { serialQueue } from '../../src/base/serial-queue';
 import { writeFileAtomic } from '../../src/node/files/atomic-file';
 import { bundledTemplatesDir } from '../../src/node/assets';
 import { folderStore, layeredStore } from '../../src/node/template-store';
 import { looksLikeMarkup, templatesFromMarkup } from '../../src/model/from-markup';
-import { parseJsonText, parseTemplate } from '../../src/model/parse';
+import { TemplateValidationError, type Problem } from '../../src/model/errors';
+import { parseJsonText, parseTemplate, parseTemplateText } from '../../src/model/parse';
+import { templateFileNameProblem } from '../../src/model/template-name';
+import { IpcError } from '../../src/ipc/errors';
+import { templateRevisions } from './template-revisions';
 import type { Template } from '../../src/model/schema';
 import { elementFields } from '../../src/ipc/preview-label';
 import {
@@ -20,8 +26,12 @@ import {
 } from '../../src/model/store';
 import type {
   BrokenTemplateView,
+  ExportedFile,
   TemplateDetail,
+  TemplateProblemView,
   TemplateRef,
+  TemplateRevisionView,
+  TemplateSaveResult,
   TemplateSource,
   TemplateSummary,
 } from '../../src/ipc/contract';
@@ -38,6 +48,45 @@ export interface AppTemplates {
   importFile(fileName: string, text: string): Promise<TemplateSummary>;
   /** Saves a captured template (replacing an older capture of the same name). */
   saveCaptured(template: Template): Promise<TemplateSummary>;
+  /**
+   * The designer's save into the user's folder (src/ipc/contract.ts, `templates.save`): checked, written
+   * atomically, the version it replaces kept as a revision.
+   */
+  save(value: unknown, overwrite: boolean): Promise<TemplateSaveResult>;
+  revisions(name: string): Promise<TemplateRevisionView[]>;
+  restoreRevision(name: string, revision: string): Promise<TemplateSummary>;
+  /** Copies a template into the user's folder under a new name; the original is only read. */
+  duplicate(ref: TemplateRef, name: string): Promise<TemplateSummary>;
+  exportFile(ref: TemplateRef): Promise<ExportedFile>;
+}
+
+/** `elements[3].text` → the element and field indices a problem is about, for the designer to show it there. */
+export function problemView(p: Problem): TemplateProblemView {
+  const element = /^elements\[(\d+)\]/.exec(p.path);
+  const field = /^fields\[(\d+)\]/.exec(p.path);
+  return {
+    path: p.path,
+    element: element ? Number(element[1]) : null,
+    field: field ? Number(field[1]) : null,
+    message: p.message,
+  };
+}
+
+/** A name a file can have, else a TemplateValidationError at `name` (the sentence of template-name.ts). */
+function checkFileName(name: string, source?: string): void {
+  const problem = templateFileNameProblem(name);
+  if (problem) throw new TemplateValidationError([{ path: 'name', message: problem }], source);
+}
+
+const templateText = (template: Template): string => `${JSON.stringify(template, null, 2)}\n`;
+
+async function readIfThere(file: string): Promise<string | null> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
 }
 
 export function templateFolders(dataDir: string) {
@@ -77,12 +126,40 @@ export function appTemplates(dataDir: string): AppTemplates {
     template: Template,
     origin: TemplateSource,
   ): Promise<TemplateSummary> => {
-    await writeFileAtomic(
-      join(folder, `${template.name}.json`),
-      `${JSON.stringify(template, null, 2)}\n`,
-      0o644,
-    );
+    await writeFileAtomic(join(folder, `${template.name}.json`), templateText(template), 0o644);
     return summarize({ template, origin });
+  };
+
+  const revisions = templateRevisions(folders.user);
+  /** Writes to the user's folder one at a time: a save's check of what exists holds until it has written. */
+  const writes = serialQueue();
+  const userFile = (name: string) => join(folders.user, `${name}.json`);
+
+  /** Which read-only source (bundled, captured) has a template of this name, if one has. */
+  const readOnlyOwner = async (name: string): Promise<TemplateSource | null> => {
+    for (const source of ['bundled', 'captured'] as const) {
+      const { templates } = await stores[source].list();
+      if (templates.some((e) => e.template.name === name)) return source;
+    }
+    return null;
+  };
+
+  /** Writes a checked template over the user's file of its name, keeping the version it replaces. */
+  const replaceUserFile = async (template: Template): Promise<TemplateSummary> => {
+    const file = userFile(template.name);
+    const text = templateText(template);
+    const before = await readIfThere(file);
+    if (before === text) return summarize({ template, origin: 'user', file });
+    const kept = before === null ? null : await revisions.keep(template.name, file, before);
+    try {
+      await writeFileAtomic(file, text, 0o644);
+    } catch (e) {
+      // The file is as it was: a revision of it would only repeat it.
+      if (kept) await revisions.remove(template.name, kept).catch(() => undefined);
+      throw e;
+    }
+    await revisions.trim(template.name);
+    return summarize({ template, origin: 'user', file });
   };
 
   return {
@@ -118,12 +195,79 @@ export function appTemplates(dataDir: string): AppTemplates {
     async importFile(fileName, text) {
       // Throws TemplateValidationError naming the file, every path and problem (shown to the user as is).
       const value = parseJsonText(text, fileName);
-      if (!looksLikeMarkup(value)) return save(folders.user, parseTemplate(value, fileName), 'user');
+      if (!looksLikeMarkup(value)) {
+        const template = parseTemplate(value, fileName);
+        checkFileName(template.name, fileName);
+        return save(folders.user, template, 'user');
+      }
       // Markup JSON (fetch-markups output): a template with fixed values, one per distinct copy.
-      const [first, ...others] = templatesFromMarkup(value, fileName);
+      const templates = templatesFromMarkup(value, fileName);
+      for (const template of templates) checkFileName(template.name, fileName);
+      const [first, ...others] = templates;
       for (const template of others) await save(folders.user, template, 'user');
       return save(folders.user, first as Template, 'user');
     },
     saveCaptured: (template) => save(folders.captured, template, 'captured'),
+
+    save: (value, overwrite) =>
+      writes.run(async () => {
+        let template: Template;
+        try {
+          template = parseTemplate(value);
+        } catch (e) {
+          if (!(e instanceof TemplateValidationError)) throw e;
+          return { saved: null, problems: e.problems.map(problemView) };
+        }
+        const nameProblem = templateFileNameProblem(template.name);
+        if (nameProblem)
+          return { saved: null, problems: [problemView({ path: 'name', message: nameProblem })] };
+        const exists = (await readIfThere(userFile(template.name))) !== null;
+        if (exists && !overwrite) {
+          throw new IpcError('conflict', `Your templates already have one named "${template.name}".`, 'name');
+        }
+        // A user template that already shares its name with a bundled one (imported) may be saved again.
+        const owner = exists ? null : await readOnlyOwner(template.name);
+        if (owner) {
+          const message = `"${template.name}" is the name of a ${owner} template, which stays as it is: save under another name`;
+          return { saved: null, problems: [problemView({ path: 'name', message })] };
+        }
+        return { saved: await replaceUserFile(template), problems: [] };
+      }),
+    async revisions(name) {
+      checkFileName(name);
+      return revisions.list(name);
+    },
+    restoreRevision: (name, revision) =>
+      writes.run(async () => {
+        checkFileName(name);
+        const template = parseTemplateText(
+          await revisions.read(name, revision),
+          `${name} revision ${revision}`,
+        );
+        // A revision is the file's own earlier version: it keeps the file's name whatever it said then.
+        return replaceUserFile({ ...template, name });
+      }),
+    duplicate: (ref, name) =>
+      writes.run(async () => {
+        checkFileName(name);
+        const { template } = await get(ref);
+        const owner =
+          (await readOnlyOwner(name)) ?? ((await readIfThere(userFile(name))) !== null ? 'user' : null);
+        if (owner)
+          throw new IpcError('conflict', `There is already a ${owner} template named "${name}".`, 'name');
+        const copy: Template = { ...template, name };
+        if (template.title) copy.title = `${template.title} (copy)`.slice(0, 120);
+        await writeFileAtomic(userFile(name), templateText(copy), 0o644);
+        return summarize({ template: copy, origin: 'user' });
+      }),
+    async exportFile(ref) {
+      const entry = await get(ref);
+      const text = entry.file ? await readFile(entry.file) : Buffer.from(templateText(entry.template));
+      return {
+        fileName: `${entry.template.name}.json`,
+        mime: 'application/json',
+        base64: text.toString('base64'),
+      };
+    },
   };
 }

@@ -8,7 +8,7 @@
  * back (`SettingsView.hasSecret` says whether one is stored).
  */
 import { z } from 'zod';
-import type { Template } from '../model/schema';
+import type { Template, TemplateInput } from '../model/schema';
 import { TEMPLATE_ORIGINS, type TemplateOrigin } from '../model/store';
 import { JOB_STATES, type LabelState } from '../jobs/model';
 import type { FieldProblem, WirePreviewScene } from './wire-scene';
@@ -199,6 +199,37 @@ export interface TemplateDetail {
   elementFields: Record<number, string[]>;
 }
 
+/** A problem of a template being saved, where the designer shows it: at an element, a field, or the template. */
+export interface TemplateProblemView {
+  /** JSON path, e.g. `elements[3].format` ("" for the template itself). */
+  path: string;
+  /** The element at fault, by index in `elements`; null when the problem is not an element's. */
+  element: number | null;
+  /** The field at fault, by index in `fields`; null when the problem is not a field's. */
+  field: number | null;
+  message: string;
+}
+
+/** `saved` null: nothing was written, `problems` say why (each where it is). */
+export interface TemplateSaveResult {
+  saved: TemplateSummary | null;
+  problems: TemplateProblemView[];
+}
+
+/** An earlier version of a user template, kept when a save replaced it. */
+export interface TemplateRevisionView {
+  /** Names the revision for `templates.restoreRevision`. */
+  id: string;
+  /** When that version had been saved (ISO 8601). */
+  savedAt: string;
+  bytes: number;
+}
+
+/** `20261124T235630123Z`, optionally `-2`… for versions saved within the same millisecond. */
+export const REVISION_ID = /^\d{8}T\d{9}Z(-\d{1,4})?$/;
+
+const templateName = z.string().min(1).max(200);
+
 export interface PreviewResult {
   /** The nodes that changed since the scene the request named in `since` (all of them without one). */
   scene: WirePreviewScene;
@@ -370,6 +401,38 @@ export const CHANNELS = {
         .max(500),
     }),
   ),
+
+  /**
+   * The designer's save: the template checked with the template schema (problems come back at their element
+   * or field, nothing written) and written atomically into the user's folder as `<name>.json`; the version it
+   * replaces is kept in `.revisions/<name>/` (the last ten). `overwrite` false refuses a name the user's
+   * folder already has (`conflict`, field `name`: the designer asks first). A new user template under the
+   * name of a bundled or captured one is refused (a problem at `name`): those stay read-only, and a user
+   * template of the same name would take their place for the local engine (`labeldesk serve`, the offline
+   * fallback) without the user seeing it — duplicate one to edit it. (One already in the user's folder under
+   * such a name, imported, is saved as any other.)
+   */
+  'templates.save': channel<TemplateSaveResult>()(
+    z.strictObject({
+      template: z.custom<TemplateInput>(
+        (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+        'expected a template object',
+      ),
+      overwrite: z.boolean(),
+    }),
+  ),
+  /** The kept versions of a user template, newest first. */
+  'templates.revisions': channel<TemplateRevisionView[]>()(z.strictObject({ name: templateName })),
+  /** Makes a kept version the current one (the current one is kept in turn: a restore can be undone). */
+  'templates.restoreRevision': channel<TemplateSummary>()(
+    z.strictObject({ name: templateName, revision: z.string().regex(REVISION_ID, 'not a revision id') }),
+  ),
+  /** Copies any template into the user's folder under a new name (to edit it); a name already used is refused. */
+  'templates.duplicate': channel<TemplateSummary>()(
+    z.strictObject({ ref: TemplateRefSchema, name: templateName }),
+  ),
+  /** A template's file, to save elsewhere (the designer's Export). */
+  'templates.export': channel<ExportedFile>()(z.strictObject({ ref: TemplateRefSchema })),
 
   /** `since`: the id of the preview scene the renderer holds, so only what changed is sent. */
   'preview.scene': channel<PreviewResult>()(LabelSchema.extend({ since: z.string().max(80).optional() })),

@@ -21,6 +21,8 @@ import { bundledTemplatesDir } from './assets';
 interface CacheEntry {
   mtimeMs: number;
   size: number;
+  /** An atomic replace (a save from the designer) is a new inode even within the file system's mtime tick. */
+  ino: number;
   result: { template: Template } | { error: TemplateValidationError };
 }
 
@@ -82,7 +84,7 @@ export function folderStore(
       const info = infos[i];
       if (!info?.isFile()) continue;
       let entry = cache.get(file);
-      if (!entry || entry.mtimeMs !== info.mtimeMs || entry.size !== info.size) {
+      if (!entry || entry.mtimeMs !== info.mtimeMs || entry.size !== info.size || entry.ino !== info.ino) {
         let result: CacheEntry['result'];
         try {
           result = { template: await readTemplateFile(file) };
@@ -90,7 +92,7 @@ export function folderStore(
           if (!(e instanceof TemplateValidationError)) throw e;
           result = { error: e };
         }
-        entry = { mtimeMs: info.mtimeMs, size: info.size, result };
+        entry = { mtimeMs: info.mtimeMs, size: info.size, ino: info.ino, result };
         cache.set(file, entry);
       }
       if ('template' in entry.result)

@@ -3,14 +3,17 @@
  * history cleared on open, the dirty flag against the last save, and the clipboard.
  */
 import { describe, expect, it } from 'vitest';
+import { IpcError } from '../../src/ipc/errors';
+import type { TemplateSummary } from '../../src/ipc/contract';
 import { px, pxToDots } from '../../src/units/units';
 import { elementBox } from '../../renderer/src/design/geometry';
 import { createDesignStore, type DesignState } from '../../renderer/src/store/design';
 import { bundledTemplate } from '../support/templates';
+import { createFakeApi } from './fake-api';
 
 /** A store holding a 4×2 in label (203 dpi) with a text, a barcode and a rect, and a field `sku`. */
 function setup() {
-  const store = createDesignStore();
+  const store = createDesignStore(createFakeApi());
   const s = () => store.getState();
   s().create({ name: 'bin-label', size: '4x2', unit: 'in', dpi: 203 });
   s().addElement('text');
@@ -214,5 +217,89 @@ describe('clipboard', () => {
     expect(s().doc!.template.elements.map((e) => e.type)).toEqual(['text', 'rect', 'text']);
     s().paste();
     expect(s().doc!.template.elements.map((e) => e.type)).toEqual(['text', 'rect', 'text', 'barcode']);
+  });
+});
+
+describe('saving through the contract', () => {
+  const summary = (name: string): TemplateSummary => ({
+    ref: { source: 'user', name },
+    title: name,
+    description: '',
+    purpose: 'labels',
+    size: '4 × 2 in',
+    fieldCount: 1,
+    recent: false,
+  });
+
+  function saving() {
+    const api = createFakeApi();
+    const saved: TemplateSummary[] = [];
+    const store = createDesignStore(api, { onSaved: (s) => saved.push(s) });
+    const s = () => store.getState();
+    s().create({ name: 'new-label', size: '4x2', unit: 'in', dpi: 203 });
+    s().addElement('text');
+    return { api, saved, s };
+  }
+
+  it('saves a new template without replacing one of its name, then over itself; clean, the catalogue told', async () => {
+    const { api, saved, s } = saving();
+    api.on('templates.save', (r) => ({ saved: summary(r.template.name!), problems: [] }));
+    expect(s().dirty).toBe(true);
+    expect(await s().save()).toMatchObject({ ref: { name: 'new-label' } });
+    expect(api.callsTo('templates.save')[0]).toMatchObject({
+      overwrite: false,
+      template: { name: 'new-label' },
+    });
+    expect([s().dirty, s().savedAs, saved.length]).toEqual([false, 'new-label', 1]);
+    s().moveSelection(1, 0);
+    await s().save();
+    expect(api.callsTo('templates.save')[1]).toMatchObject({ overwrite: true });
+    s().setTemplateProperties({ name: 'renamed' });
+    await s().save();
+    expect(api.callsTo('templates.save')[2]).toMatchObject({ overwrite: false });
+  });
+
+  it('keeps the problems a save found, and stays dirty', async () => {
+    const { api, s } = saving();
+    const problem = { path: 'elements[0].text', element: 0, field: null, message: 'refers to field "x"' };
+    api.on('templates.save', () => ({ saved: null, problems: [problem] }));
+    expect(await s().save()).toBeNull();
+    expect(s().problems).toEqual([problem]);
+    expect(s().dirty).toBe(true);
+  });
+
+  it('a name already taken is an error at the name; saving again with overwrite replaces it', async () => {
+    const { api, s } = saving();
+    api.on('templates.save', (r) => {
+      if (!r.overwrite)
+        throw new IpcError('conflict', 'Your templates already have one named "new-label".', 'name');
+      return { saved: summary('new-label'), problems: [] };
+    });
+    expect(await s().save()).toBeNull();
+    expect(s().error).toMatchObject({ code: 'conflict', field: 'name' });
+    expect(await s().save({ overwrite: true })).not.toBeNull();
+    expect(s().error).toBeNull();
+  });
+
+  it('opens a bundled template as a copy in the user folder, never the bundled one itself', async () => {
+    const { api, s } = saving();
+    expect(await s().openRef({ source: 'bundled', name: 'shipping-4x6' }, { dpi: 300 })).toBe(false);
+    expect(s().error?.message).toMatch(/copy it/);
+    api.on('templates.duplicate', (r) => summary(r.name));
+    api.on('templates.get', (r) => ({
+      ref: r.ref,
+      template: { ...bundledTemplate('shipping-4x6'), name: r.ref.name },
+      elementFields: {},
+    }));
+    const ok = await s().openRef(
+      { source: 'bundled', name: 'shipping-4x6' },
+      { dpi: 300, copyName: 'my-ship' },
+    );
+    expect(ok).toBe(true);
+    expect(api.callsTo('templates.duplicate')).toEqual([
+      { ref: { source: 'bundled', name: 'shipping-4x6' }, name: 'my-ship' },
+    ]);
+    expect(api.callsTo('templates.get').at(-1)).toEqual({ ref: { source: 'user', name: 'my-ship' } });
+    expect([s().savedAs, s().dirty, s().past.length, s().doc!.dpi]).toEqual(['my-ship', false, 0, 300]);
   });
 });

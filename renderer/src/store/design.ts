@@ -3,9 +3,18 @@
  * change — element edits, property edits, fields, the stage, the dpi — so Ctrl+Z undoes whatever was done last
  * (Konva stays a view: the canvas sends edits here and draws what the store holds). A drag or a burst of typing
  * in one property passes the same `coalesceKey` and becomes one entry. `dirty` compares the template with the
- * one last saved (or opened): undoing back to it makes the document clean again.
+ * one last saved (or opened): undoing back to it makes the document clean again. Opening, saving, revisions and
+ * duplicating go through the IPC contract (`templates.*`), the same in Electron and web mode.
  */
 import { createStore } from 'zustand/vanilla';
+import type {
+  LabelDeskApi,
+  TemplateProblemView,
+  TemplateRef,
+  TemplateRevisionView,
+  TemplateSummary,
+} from '../../../src/ipc/contract';
+import { toUserError, type UserError } from '../ipc/user-error';
 import type { Element, ElementType } from '../../../src/model/elements';
 import type { Field, Template } from '../../../src/model/schema';
 import {
@@ -49,6 +58,17 @@ export interface DesignState {
   clipboard: Element[];
   /** Pastes since the last copy: each lands one more offset away, so repeated pastes do not pile up. */
   pastes: number;
+  /** A load or save in flight. */
+  busy: boolean;
+  /** What the last save found wrong, at their elements and fields (nothing was written). */
+  problems: TemplateProblemView[];
+  /**
+   * The last failure of a load or save, as the UI shows it. `code: 'conflict', field: 'name'`: the user's folder
+   * has a template of that name; `save({ overwrite: true })` after the user says so.
+   */
+  error: UserError | null;
+  /** The kept versions of the template as saved (`loadRevisions`). */
+  revisions: TemplateRevisionView[];
 
   /** Starts a new template (clean until changed: closing it untouched asks nothing); the history starts empty. */
   create(spec: NewDesign): void;
@@ -95,6 +115,20 @@ export interface DesignState {
   cut(): void;
   paste(): void;
 
+  /**
+   * Opens a template by reference: a user template to save over; a bundled or captured one is first copied into
+   * the user's folder as `copyName` (those stay read-only). False when it could not be opened (see `error`).
+   */
+  openRef(ref: TemplateRef, options: { dpi: DesignDpi; copyName?: string }): Promise<boolean>;
+  /**
+   * Saves into the user's folder (over the template it was opened as, or under a new name only with
+   * `overwrite` once the user said yes). Returns the saved summary, or null (`problems` or `error` say why).
+   */
+  save(options?: { overwrite?: boolean }): Promise<TemplateSummary | null>;
+  loadRevisions(): Promise<void>;
+  /** Makes a kept version current and opens it (its history starts again). */
+  restoreRevision(id: string): Promise<boolean>;
+
   addField(field?: Partial<Field>): void;
   editField(index: number, patch: Partial<Field>, options?: ChangeOptions): void;
   removeField(index: number): void;
@@ -105,7 +139,13 @@ export interface DesignState {
 const sameTemplate = (a: Template | null, b: Template | null): boolean =>
   a === b || (a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b));
 
-export function createDesignStore() {
+/** What the design store needs around it: the IPC contract, and who to tell that the templates changed. */
+export interface DesignPorts {
+  /** A template was saved or restored: the catalogue (the Print screen's picker) reloads. */
+  onSaved?(summary: TemplateSummary): void;
+}
+
+export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
   return createStore<DesignState>()((set, get) => {
     const fresh = (doc: DesignDocument | null, savedTemplate: Template | null, savedAs: string | null) =>
       set({
@@ -117,7 +157,23 @@ export function createDesignStore() {
         past: [],
         future: [],
         coalescing: null,
+        problems: [],
+        error: null,
+        revisions: [],
       });
+
+    /** Runs a call of the contract with `busy` set; a failure lands in `error` and gives null. */
+    const busyWith = async <T>(task: () => Promise<T>): Promise<T | null> => {
+      set({ busy: true, error: null });
+      try {
+        return await task();
+      } catch (e) {
+        set({ error: toUserError(e) });
+        return null;
+      } finally {
+        set({ busy: false });
+      }
+    };
 
     /** Shows a snapshot (undo, redo), its own selection with it. */
     const show = (snapshot: Snapshot, past: Snapshot[], future: Snapshot[]) =>
@@ -166,6 +222,10 @@ export function createDesignStore() {
       coalescing: null,
       clipboard: [],
       pastes: 0,
+      busy: false,
+      problems: [],
+      error: null,
+      revisions: [],
 
       create: (spec) => {
         const doc = newDesign(spec);
@@ -250,6 +310,53 @@ export function createDesignStore() {
         if (!clipboard.length || !get().doc) return;
         change((doc) => ops.insertElements(doc, clipboard, ops.pasteOffsetDots(doc.dpi) * (pastes + 1)));
         set({ pastes: pastes + 1 });
+      },
+
+      openRef: async (ref, { dpi, copyName }) => {
+        const detail = await busyWith(async () => {
+          if (ref.source === 'user') return api.invoke('templates.get', { ref });
+          if (copyName === undefined)
+            throw new Error(`A ${ref.source} template stays as it is: copy it to edit it.`);
+          const copy = await api.invoke('templates.duplicate', { ref, name: copyName });
+          ports.onSaved?.(copy);
+          return api.invoke('templates.get', { ref: copy.ref });
+        });
+        if (!detail) return false;
+        get().open(detail.template, { dpi, savedAs: detail.template.name });
+        return true;
+      },
+      save: async ({ overwrite = false } = {}) => {
+        const { doc, savedAs } = get();
+        if (!doc) return null;
+        const template = doc.template;
+        const result = await busyWith(() =>
+          api.invoke('templates.save', { template, overwrite: overwrite || savedAs === template.name }),
+        );
+        if (!result) return null;
+        set({ problems: result.problems });
+        if (!result.saved) return null;
+        get().markSaved(template);
+        ports.onSaved?.(result.saved);
+        return result.saved;
+      },
+      loadRevisions: async () => {
+        const name = get().savedAs;
+        if (name === null) return;
+        const revisions = await busyWith(() => api.invoke('templates.revisions', { name }));
+        if (revisions) set({ revisions });
+      },
+      restoreRevision: async (id) => {
+        const { savedAs: name, doc } = get();
+        if (name === null || !doc) return false;
+        const detail = await busyWith(async () => {
+          const summary = await api.invoke('templates.restoreRevision', { name, revision: id });
+          ports.onSaved?.(summary);
+          return api.invoke('templates.get', { ref: summary.ref });
+        });
+        if (!detail) return false;
+        get().open(detail.template, { dpi: doc.dpi, savedAs: name });
+        await get().loadRevisions();
+        return true;
       },
 
       addField: (field) => change((doc) => fields.addField(doc, field)),

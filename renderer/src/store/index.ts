@@ -52,7 +52,8 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
     if (batch.getState().printer === id) batch.getState().setPrinter(null);
     if (jobs.getState().filter.printer === id) jobs.getState().setFilter({ printer: '' });
   };
-  const design = createDesignStore();
+  // A saved template is in the Print screen's picker at once.
+  const design = createDesignStore(api, { onSaved: () => void catalog.getState().load() });
   return { api, ui, jobs, catalog, printers, connection, document, batch, design };
 }
 
