@@ -25,7 +25,7 @@ interface Case {
   typed: string;
   /** What the scanner must read. */
   scans: string;
-  /** The normalised value on the node, when it differs from what is scanned (GS1 keeps its brackets). */
+  /** The normalised value on the node, when it differs from what is scanned (GS1 keeps its brackets, UPC-E is read as its UPC-A). */
   value?: string;
   /** Element box in inches. */
   box: [number, number];
@@ -83,6 +83,16 @@ const cases: Case[] = [
     typed: '03600029145',
     scans: '036000291452',
     box: [1.5, 1],
+    decoder: 'zbar',
+    zbarType: 'UPC-A',
+  },
+  {
+    format: 'upce',
+    typed: '425261',
+    // zbar reports a UPC-E as the UPC-A it stands for.
+    scans: '042100005264',
+    value: '04252614',
+    box: [1.2, 0.8],
     decoder: 'zbar',
     zbarType: 'UPC-A',
   },
