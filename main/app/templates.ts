@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { serialQueue } from '../../src/base/serial-queue';
-import { writeFileAtomic } from '../../src/node/files/atomic-file';
+import { FileWriteError, writeFileAtomic } from '../../src/node/files/atomic-file';
 import { bundledTemplatesDir } from '../../src/node/assets';
 import { folderStore, layeredStore } from '../../src/node/template-store';
 import { looksLikeMarkup, templatesFromMarkup } from '../../src/model/from-markup';
@@ -78,6 +78,19 @@ function checkFileName(name: string, source?: string): void {
   if (problem) throw new TemplateValidationError([{ path: 'name', message: problem }], source);
 }
 
+/**
+ * Runs a write of the template `name`; a file system that refuses it (full, read-only, no permission) is a
+ * sentence the user can act on, not LabelDesk's own failure (which `internal` would say, and log as a bug).
+ */
+async function writing<T>(name: string, task: () => Promise<T>): Promise<T> {
+  try {
+    return await task();
+  } catch (e) {
+    if (e instanceof FileWriteError) throw new IpcError('invalid', `"${name}" was not saved: ${e.message}.`);
+    throw e;
+  }
+}
+
 const templateText = (template: Template): string => `${JSON.stringify(template, null, 2)}\n`;
 
 async function readIfThere(file: string): Promise<string | null> {
@@ -145,7 +158,9 @@ export function appTemplates(dataDir: string): AppTemplates {
   };
 
   /** Writes a checked template over the user's file of its name, keeping the version it replaces. */
-  const replaceUserFile = async (template: Template): Promise<TemplateSummary> => {
+  const replaceUserFile = (template: Template): Promise<TemplateSummary> =>
+    writing(template.name, () => replaceUserFileNow(template));
+  const replaceUserFileNow = async (template: Template): Promise<TemplateSummary> => {
     const file = userFile(template.name);
     const text = templateText(template);
     const before = await readIfThere(file);
@@ -257,7 +272,7 @@ export function appTemplates(dataDir: string): AppTemplates {
           throw new IpcError('conflict', `There is already a ${owner} template named "${name}".`, 'name');
         const copy: Template = { ...template, name };
         if (template.title) copy.title = `${template.title} (copy)`.slice(0, 120);
-        await writeFileAtomic(userFile(name), templateText(copy), 0o644);
+        await writing(name, () => writeFileAtomic(userFile(name), templateText(copy), 0o644));
         return summarize({ template: copy, origin: 'user' });
       }),
     async exportFile(ref) {

@@ -4,7 +4,7 @@
  * uses. Pure functions from one document to the next.
  */
 import { REFERENCE_ATTRIBUTES, type Element } from '../../../src/model/elements';
-import { escapeLiteral, parseRefs, RefSyntaxError, type Segment } from '../../../src/model/refs';
+import { escapeLiteral, parseRefs, RefSyntaxError, writeRef, type Segment } from '../../../src/model/refs';
 import type { Field } from '../../../src/model/schema';
 import type { DesignDocument } from './design-document';
 import { withElements } from './operations';
@@ -55,18 +55,14 @@ function tidyField(field: Field): Field {
   return out;
 }
 
-/** A reference written back, with the format it may carry after a bar (`{date|YYMMDD}`). */
-function refText(name: string, segment: object): string {
-  const format = (segment as { format?: unknown }).format;
-  return typeof format === 'string' ? `{${name}|${format}}` : `{${name}}`;
-}
-
 /** A value with every reference to field `from` made a reference to `to` (literal text kept as it was). */
 function renameIn(source: string, from: string, to: string): string {
   const segments = segmentsOf(source);
   if (!segments.some((s) => s.kind === 'field' && s.name === from)) return source;
   return segments
-    .map((s) => (s.kind === 'literal' ? escapeLiteral(s.text) : refText(s.name === from ? to : s.name, s)))
+    .map((s) =>
+      s.kind === 'literal' ? escapeLiteral(s.text) : writeRef({ ...s, name: s.name === from ? to : s.name }),
+    )
     .join('');
 }
 

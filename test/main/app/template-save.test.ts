@@ -241,7 +241,8 @@ describe('atomic writes', () => {
     await expect(
       call('templates.save', { template: label('safe', 'the new version'), overwrite: true }),
     ).rejects.toMatchObject({
-      message: expect.stringContaining('the disk is full'),
+      code: 'invalid',
+      message: expect.stringMatching(/^"safe" was not saved: cannot write .*safe\.json: the disk is full\.$/),
     });
     expect(readFileSync(userFile('safe'))).toEqual(old);
     expect(readdirSync(userDir()).filter((f) => f.includes('safe'))).toEqual(['safe.json']);

@@ -64,6 +64,13 @@ describe('fields', () => {
     expect(() => parseTemplate(doc.template)).not.toThrow();
   });
 
+  it('keeps the format a reference carries when its field is renamed', () => {
+    let doc = addField(design(), { name: 'best_before', type: 'date' });
+    doc = setProperties(doc, [1], { text: '(17){best_before|YYMMDD}' });
+    doc = editField(doc, 0, { name: 'expiry' });
+    expect(attr(doc, 1, 'text')).toBe('(17){expiry|YYMMDD}');
+  });
+
   it('removes a field; an element still using it is named by the validation', () => {
     let doc = bindField(addField(design(), { name: 'sku' }), 0, 'sku');
     doc = removeField(doc, 0);
