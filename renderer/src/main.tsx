@@ -9,6 +9,7 @@ import { printSvg } from './lib/system-print';
 import { createStores, startApp } from './store';
 import { StoresProvider } from './store/stores-context';
 import { startPreviewEngine } from './preview/engine/preview-engine';
+import { loadKonvaScene } from './preview/konva-scene-loader';
 import './styles/app.css';
 
 const previewEngine = startPreviewEngine();
@@ -27,7 +28,10 @@ createRoot(document.getElementById('root')!).render(
 );
 
 void startApp(stores).finally(() => {
-  // The preview worker and its fonts once the app has started and the browser is idle.
+  // The preview's engine, its fonts and the Konva chunk once the app has started and the browser is idle.
   const later = window.requestIdleCallback ?? ((run: () => void) => window.setTimeout(run, 200));
-  later(() => previewEngine.warm());
+  later(() => {
+    previewEngine.warm();
+    void loadKonvaScene().catch(() => undefined);
+  });
 });

@@ -9,8 +9,9 @@ import { useDocument, useStores, useUi } from '../store/stores-context';
 import { fieldsForElement, sceneToKonva } from './scene-to-konva';
 import { sceneText } from './scene-text';
 import { markPreviewPainted } from './paint-marks';
+import { loadKonvaScene } from './konva-scene-loader';
 
-const KonvaScene = lazy(() => import('./konva-scene'));
+const KonvaScene = lazy(loadKonvaScene);
 
 /** Room left around the label when it is fitted, in CSS px. */
 const FIT_MARGIN = 48;
