@@ -84,6 +84,14 @@ function pairAdvance(font: fontkit.Font, state: FontState, latin: boolean, a: nu
   return run.positions[prefix.length]?.xAdvance ?? Number.POSITIVE_INFINITY;
 }
 
+/**
+ * Reads the font's tables for the pairwise path now (~30–70 ms a font, once), so the first label that uses it
+ * does not pay for it: the live preview calls it for the common fonts while the app is idle.
+ */
+export function prepareAsciiShaping(font: fontkit.Font): void {
+  stateOf(font);
+}
+
 function stateOf(font: fontkit.Font): FontState | null {
   let state = states.get(font);
   if (state === undefined) {

@@ -5,6 +5,7 @@
  * URLs are read here; an image by URL or path is main's to fetch under its policy (`ok: false`, main previews).
  */
 import { BUNDLED_FONT_FILES, createFontSet, type FontSet } from '../../../../src/layout/fonts';
+import { prepareAsciiShaping } from '../../../../src/layout/text-pairwise';
 import { previewLabel } from '../../../../src/ipc/preview-label';
 import { PreviewSender } from '../../../../src/ipc/wire-scene';
 import type { FieldValues, PreviewResult } from '../../../../src/ipc/contract';
@@ -43,6 +44,22 @@ async function loadFonts(): Promise<FontSet> {
   return createFontSet(Object.fromEntries(entries));
 }
 
+/** The fonts most labels use, whose tables are read ahead (one per idle moment) so a first preview is quick. */
+const PREPARED_FONTS = ['DejaVuSans', 'DejaVuSans-Bold', 'DejaVuSansMono'];
+
+function prepare(fonts: FontSet, keys: string[]): void {
+  const key = keys.shift();
+  if (key === undefined) return;
+  const later =
+    typeof requestIdleCallback === 'function'
+      ? (run: () => void) => requestIdleCallback(run)
+      : (run: () => void) => setTimeout(run, 50);
+  later(() => {
+    prepareAsciiShaping(fonts.get(key).font);
+    prepare(fonts, keys);
+  });
+}
+
 export type ComputedPreview = { ok: true; result: PreviewResult } | { ok: false; why: string };
 
 export interface PreviewComputer {
@@ -57,6 +74,7 @@ export function createPreviewComputer(prefix: string): PreviewComputer {
   loadFonts().then(
     (loaded) => {
       fonts = loaded;
+      prepare(loaded, [...PREPARED_FONTS]);
     },
     () => undefined,
   );
