@@ -20,6 +20,7 @@ import {
 import { defaultPrintWidthDots } from '../../src/printers/profiles';
 import { FALLBACK_DPI } from '../../src/node/printers/setup';
 import type { Markup, Template } from '../../src/model/schema';
+import { parseTemplate } from '../../src/model/parse';
 import { PreviewSender } from '../../src/ipc/wire-scene';
 import { filled, previewLabel, previewLayout } from '../../src/ipc/preview-label';
 import type {
@@ -52,6 +53,8 @@ export interface Rendering {
   /** `since`: the id of a preview scene sent before, so only the nodes that changed since are sent. */
   preview(ref: TemplateRef, values: FieldValues, since?: string): Promise<PreviewResult>;
   raster(ref: TemplateRef, values: FieldValues, printer: PrinterView | undefined): Promise<RasterPreview>;
+  /** The designer's printer view: a template not saved yet (checked first), 1-bit at `dpi`. */
+  templateRaster(template: unknown, values: FieldValues, dpi: number): Promise<RasterPreview>;
   /** The template, looked up once per print or export, and the ports that read its relative image paths. */
   entry(ref: TemplateRef): Promise<LabelEntry>;
   /**
@@ -137,6 +140,24 @@ export function createRendering(deps: {
    */
   const previews = new PreviewSender(randomUUID().slice(0, 8), SENT_SCENES_KEPT);
 
+  /** One label's markup as the print head burns it at `dpi`: a 1-bit PNG. */
+  const rasterOf = async (
+    markup: Markup,
+    ports: RenderPorts,
+    dpi: number,
+    dpiAssumed: boolean,
+  ): Promise<RasterPreview> => {
+    const scene = await previewLayout(markup, ports, { unit: 'dots', dpi });
+    const bitmap = ports.toMonoBitmap(scene, ports.fonts);
+    return {
+      dataUrl: `data:image/png;base64,${bytesToBase64(monoToPng(bitmap, dpi))}`,
+      dpi,
+      dpiAssumed,
+      widthDots: bitmap.width,
+      heightDots: bitmap.height,
+    };
+  };
+
   /** Files: the same policy, the images loaded once. */
   const ready = (list: readonly Markup[], ports: RenderPorts) => prepareImages(list, ports, 'omit');
 
@@ -152,16 +173,13 @@ export function createRendering(deps: {
       // Never asks the printer (this runs on every keystroke, maybe while the printer prints): the profile's
       // dpi, else the list's, else 203 said to be a guess.
       const known = printer ? ((await printers.profileDpi(printer)) ?? printer.dpi) : null;
-      const dpi = known ?? FALLBACK_DPI;
-      const scene = await previewLayout(markup, ports, { unit: 'dots', dpi });
-      const bitmap = ports.toMonoBitmap(scene, ports.fonts);
-      return {
-        dataUrl: `data:image/png;base64,${bytesToBase64(monoToPng(bitmap, dpi))}`,
-        dpi,
-        dpiAssumed: known === null,
-        widthDots: bitmap.width,
-        heightDots: bitmap.height,
-      };
+      return rasterOf(markup, ports, known ?? FALLBACK_DPI, known === null);
+    },
+
+    async templateRaster(value, values, dpi) {
+      // Throws TemplateValidationError naming every path and problem, as a save would.
+      const template = parseTemplate(value);
+      return rasterOf(resolveOne(template, filled(values)), deps.ports(), dpi, false);
     },
 
     entry: entryOf,

@@ -19,6 +19,9 @@ const BatchScreen = lazy(() =>
 const HistoryScreen = lazy(() =>
   import('./screens/history/history-screen').then((m) => ({ default: m.HistoryScreen })),
 );
+const DesignScreen = lazy(() =>
+  import('./screens/design/design-screen').then((m) => ({ default: m.DesignScreen })),
+);
 const SettingsScreen = lazy(() =>
   import('./screens/settings/settings-screen').then((m) => ({ default: m.SettingsScreen })),
 );
@@ -32,6 +35,8 @@ function CurrentScreen({ screen }: { screen: Screen }) {
   switch (screen) {
     case 'print':
       return <PrintScreen />;
+    case 'design':
+      return <DesignScreen />;
     case 'batch':
       return <BatchScreen />;
     case 'history':
@@ -52,7 +57,10 @@ export function App() {
   useEffect(() => {
     const sync = () => {
       const target = screenFromHash(window.location.hash);
-      if (target && target !== ui.getState().screen) ui.getState().go(target);
+      if (target && target !== ui.getState().screen && !ui.getState().go(target)) {
+        // Kept on this screen (unsaved changes): the address says so again.
+        window.location.hash = `#/${ui.getState().screen}`;
+      }
     };
     sync();
     window.addEventListener('hashchange', sync);

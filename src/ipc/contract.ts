@@ -437,6 +437,21 @@ export const CHANNELS = {
   /** `since`: the id of the preview scene the renderer holds, so only what changed is sent. */
   'preview.scene': channel<PreviewResult>()(LabelSchema.extend({ since: z.string().max(80).optional() })),
   'preview.raster': channel<RasterPreview>()(LabelSchema.extend({ printer: printerId.optional() })),
+  /**
+   * The designer's printer view: a template as it is being designed (not saved yet: checked with the template
+   * schema, problems named as for a save) drawn 1-bit at the dpi the designer targets, the way a print of it
+   * at that dpi burns it.
+   */
+  'preview.templateRaster': channel<RasterPreview>()(
+    z.strictObject({
+      template: z.custom<TemplateInput>(
+        (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+        'expected a template object',
+      ),
+      values: FieldValuesSchema,
+      dpi: z.union([z.literal(203), z.literal(300), z.literal(600)]),
+    }),
+  ),
 
   'output.export': channel<ExportedFile>()(
     LabelSchema.extend({ copies, format: z.enum(OUTPUT_FORMATS), printer: printerId.optional() }),

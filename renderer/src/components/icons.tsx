@@ -11,6 +11,7 @@ const paths = {
   plus: 'M12 5v14M5 12h14',
   minus: 'M5 12h14',
   label: 'M4 4h10l6 6v10H4zM14 4v6h6',
+  design: 'M4 20h4L19 9l-4-4L4 16zM13.5 6.5l4 4',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -8,6 +8,7 @@ import { Icon, type IconName } from './icons';
 
 const ITEMS: { screen: Screen; label: string; icon: IconName }[] = [
   { screen: 'print', label: 'Print', icon: 'print' },
+  { screen: 'design', label: 'Design', icon: 'design' },
   { screen: 'batch', label: 'Batch', icon: 'batch' },
   { screen: 'history', label: 'History', icon: 'history' },
   { screen: 'settings', label: 'Printers & Settings', icon: 'settings' },
@@ -30,7 +31,11 @@ export function NavRail() {
               className="rail-item"
               aria-current={current === item.screen ? 'page' : undefined}
               title={item.label}
-              onClick={() => ui.getState().go(item.screen)}
+              onClick={(e) => {
+                // The shell writes the address once the screen changed (a guard may keep this one).
+                e.preventDefault();
+                ui.getState().go(item.screen);
+              }}
             >
               <Icon name={item.icon} size={20} />
               <span>{item.label}</span>

@@ -6,6 +6,7 @@ import { Pill, StatusPill } from './status-pill';
 
 const SCREEN_TITLES = {
   print: 'Print a label',
+  design: 'Design a template',
   batch: 'Batch from a CSV file',
   history: 'History',
   settings: 'Printers & Settings',

@@ -37,8 +37,11 @@ function SceneImage({ spec }: { spec: Extract<KonvaSpec, { type: 'image' }> }) {
   return image ? <KonvaImage {...props} image={image} /> : null;
 }
 
-/** One description's Konva node; the same description (an unchanged element) is not rendered again. */
-const Node = memo(function Node({ spec }: { spec: KonvaSpec }) {
+/**
+ * One description's Konva node; the same description (an unchanged element) is not rendered again. The
+ * designer's canvas draws the scene with it too.
+ */
+export const Node = memo(function Node({ spec }: { spec: KonvaSpec }) {
   switch (spec.type) {
     case 'rect': {
       const { key: _key, type: _type, ...props } = spec;

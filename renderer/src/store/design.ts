@@ -8,7 +8,10 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type {
+  FieldValues,
+  JobView,
   LabelDeskApi,
+  RasterPreview,
   TemplateProblemView,
   TemplateRef,
   TemplateRevisionView,
@@ -69,6 +72,9 @@ export interface DesignState {
   error: UserError | null;
   /** The kept versions of the template as saved (`loadRevisions`). */
   revisions: TemplateRevisionView[];
+  /** The printer view: the document drawn 1-bit at its dpi by main (`loadRaster`), and why it could not be. */
+  raster: RasterPreview | null;
+  rasterError: UserError | null;
 
   /** Starts a new template (clean until changed: closing it untouched asks nothing); the history starts empty. */
   create(spec: NewDesign): void;
@@ -126,6 +132,13 @@ export interface DesignState {
    */
   save(options?: { overwrite?: boolean }): Promise<TemplateSummary | null>;
   loadRevisions(): Promise<void>;
+  /** Asks main for the printer view of the document as it is now (the latest answer wins). */
+  loadRaster(values?: FieldValues): Promise<void>;
+  /**
+   * Prints one label of the template as saved (the placeholders filled in) to `printer`: null when there is
+   * nothing saved to print, the changes are not saved yet, or it failed (see `error`).
+   */
+  testPrint(printer: string): Promise<{ job: JobView | null; message: string } | null>;
   /** Makes a kept version current and opens it (its history starts again). */
   restoreRevision(id: string): Promise<boolean>;
 
@@ -146,6 +159,7 @@ export interface DesignPorts {
 }
 
 export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
+  let rasterSeq = 0;
   return createStore<DesignState>()((set, get) => {
     const fresh = (doc: DesignDocument | null, savedTemplate: Template | null, savedAs: string | null) =>
       set({
@@ -160,6 +174,8 @@ export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
         problems: [],
         error: null,
         revisions: [],
+        raster: null,
+        rasterError: null,
       });
 
     /** Runs a call of the contract with `busy` set; a failure lands in `error` and gives null. */
@@ -226,6 +242,8 @@ export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
       problems: [],
       error: null,
       revisions: [],
+      raster: null,
+      rasterError: null,
 
       create: (spec) => {
         const doc = newDesign(spec);
@@ -344,6 +362,33 @@ export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
         if (name === null) return;
         const revisions = await busyWith(() => api.invoke('templates.revisions', { name }));
         if (revisions) set({ revisions });
+      },
+      loadRaster: async (values = {}) => {
+        const mine = ++rasterSeq;
+        const doc = get().doc;
+        if (!doc) return;
+        try {
+          const raster = await api.invoke('preview.templateRaster', {
+            template: doc.template,
+            values,
+            dpi: doc.dpi,
+          });
+          if (mine === rasterSeq) set({ raster, rasterError: null });
+        } catch (e) {
+          if (mine === rasterSeq) set({ raster: null, rasterError: toUserError(e) });
+        }
+      },
+      testPrint: async (printer) => {
+        const { savedAs, dirty } = get();
+        if (savedAs === null || dirty) return null;
+        return busyWith(() =>
+          api.invoke('print.submit', {
+            ref: { source: 'user', name: savedAs },
+            values: {},
+            copies: 1,
+            printer,
+          }),
+        );
       },
       restoreRevision: async (id) => {
         const { savedAs: name, doc } = get();

@@ -5,7 +5,7 @@
 import type { AppEvent, ExportedFile, JobView, LabelDeskApi } from '../../../src/ipc/contract';
 import type { UserError } from '../ipc/user-error';
 import { createBatchStore } from './batch';
-import { createCatalogStore } from './catalog';
+import { createCatalogStore, sameRef } from './catalog';
 import { createConnectionStore } from './connection';
 import { createDesignStore } from './design';
 import { DEFAULT_COPIES_SETTINGS, createDocumentStore, type DocumentPorts } from './document';
@@ -53,8 +53,16 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
     if (jobs.getState().filter.printer === id) jobs.getState().setFilter({ printer: '' });
   };
   // A saved template is in the Print screen's picker at once.
-  const design = createDesignStore(api, { onSaved: () => void catalog.getState().load() });
-  return { api, ui, jobs, catalog, printers, connection, document, batch, design };
+  const design = createDesignStore(api, {
+    onSaved: (summary) => {
+      void catalog.getState().load();
+      // The Print screen showing that template shows it as saved.
+      if (sameRef(document.getState().ref, summary.ref)) void document.getState().selectTemplate(summary.ref);
+    },
+  });
+  // The designer previews the document being edited with the same engine (it has no saved file to name).
+  const previewEngine = browser.previewEngine ?? null;
+  return { api, ui, jobs, catalog, printers, connection, document, batch, design, previewEngine };
 }
 
 export type Stores = ReturnType<typeof createStores>;

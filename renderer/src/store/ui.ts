@@ -5,7 +5,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { UserError } from '../ipc/user-error';
 
-export const SCREENS = ['print', 'batch', 'history', 'settings'] as const;
+export const SCREENS = ['print', 'design', 'batch', 'history', 'settings'] as const;
 export type Screen = (typeof SCREENS)[number];
 
 /** `fit`: the label fills the preview area; a number: scale where 1 is 100 % (96 px per inch). */
@@ -55,8 +55,15 @@ export interface UiState {
   toasts: Toast[];
   /** A control the screen should focus (`seq` makes a repeated request count). */
   controlFocus: { target: FocusTarget; seq: number } | null;
+  /**
+   * Asked before the screen changes (the designer with unsaved changes): false keeps the current screen (the
+   * guard then asks the user, and goes on itself once they said so).
+   */
+  leaveGuard: ((to: Screen) => boolean) | null;
 
-  go(screen: Screen, section?: SettingsSection): void;
+  /** Changes screens, unless the leave guard keeps the current one (then false). */
+  go(screen: Screen, section?: SettingsSection): boolean;
+  setLeaveGuard(guard: ((to: Screen) => boolean) | null): void;
   setZoom(zoom: Zoom): void;
   zoomBy(direction: 1 | -1): void;
   setFitScale(scale: number): void;
@@ -96,8 +103,15 @@ export function createUiStore() {
     focusRequest: null,
     toasts: [],
     controlFocus: null,
+    leaveGuard: null,
 
-    go: (screen, section) => set({ screen, settingsSection: section ?? null }),
+    go: (screen, section) => {
+      const { leaveGuard, screen: current } = get();
+      if (screen !== current && leaveGuard && !leaveGuard(screen)) return false;
+      set({ screen, settingsSection: section ?? null });
+      return true;
+    },
+    setLeaveGuard: (leaveGuard) => set({ leaveGuard }),
     setZoom: (zoom) => set({ zoom }),
     zoomBy: (direction) => {
       const { zoom, fitScale } = get();

@@ -1,0 +1,174 @@
+/**
+ * The designer's inputs: each labelled, its problem shown under it (the schema's message, or why what was
+ * typed is not a number) and announced through aria-describedby. Numbers keep what is typed while the
+ * input has the focus, so "0." can become "0.5"; each valid number is sent at once.
+ */
+import { useId, useState, type ReactNode } from 'react';
+
+interface Common {
+  label: string;
+  problem?: string | undefined;
+  /** The cursor left the input: the burst of typing in it ends (one undo entry). */
+  onDone?(): void;
+  hint?: ReactNode;
+}
+
+/** `1.5000` → `1.5`, to at most `decimals` places. */
+export function formatNumber(value: number, decimals: number): string {
+  return String(Number(value.toFixed(decimals)));
+}
+
+function Problem({ id, text }: { id: string; text: string | undefined }) {
+  return text ? (
+    <span className="field-problem" id={id}>
+      {text}
+    </span>
+  ) : null;
+}
+
+export function NumberInput({
+  label,
+  value,
+  decimals = 4,
+  min,
+  max,
+  suffix,
+  problem,
+  onCommit,
+  onDone,
+}: Common & {
+  /** null: several elements with different values (shown empty until one is typed). */
+  value: number | null;
+  decimals?: number;
+  min?: number;
+  max?: number;
+  suffix?: string;
+  onCommit(value: number): void;
+}) {
+  const id = useId();
+  const [draft, setDraft] = useState<string | null>(null);
+  const text = draft ?? (value === null ? '' : formatNumber(value, decimals));
+  let typed: string | undefined;
+  if (draft !== null) {
+    const n = Number(draft.trim().replace(',', '.'));
+    if (draft.trim() === '' || !Number.isFinite(n)) typed = `${label}: type a number.`;
+    else if (min !== undefined && n < min) typed = `${label}: at least ${min}.`;
+    else if (max !== undefined && n > max) typed = `${label}: at most ${max}.`;
+  }
+  const shown = typed ?? problem;
+  return (
+    <div className={`field design-field${shown ? ' field-invalid' : ''}`}>
+      <label className="field-label" htmlFor={id}>
+        {label}
+        {suffix ? ` (${suffix})` : null}
+      </label>
+      <input
+        id={id}
+        inputMode="decimal"
+        value={text}
+        placeholder={value === null ? 'Mixed' : undefined}
+        aria-invalid={shown ? true : undefined}
+        aria-describedby={shown ? `${id}-problem` : undefined}
+        onChange={(e) => {
+          const next = e.target.value;
+          setDraft(next);
+          const n = Number(next.trim().replace(',', '.'));
+          if (next.trim() === '' || !Number.isFinite(n)) return;
+          if ((min !== undefined && n < min) || (max !== undefined && n > max)) return;
+          onCommit(n);
+        }}
+        onBlur={() => {
+          setDraft(null);
+          onDone?.();
+        }}
+      />
+      <Problem id={`${id}-problem`} text={shown} />
+    </div>
+  );
+}
+
+export function TextInput({
+  label,
+  value,
+  problem,
+  onChange,
+  onDone,
+  hint,
+  multiline = false,
+}: Common & { value: string; onChange(value: string): void; multiline?: boolean }) {
+  const id = useId();
+  const props = {
+    id,
+    value,
+    'aria-invalid': problem ? true : undefined,
+    'aria-describedby': problem ? `${id}-problem` : undefined,
+    onBlur: () => onDone?.(),
+  };
+  return (
+    <div className={`field design-field${problem ? ' field-invalid' : ''}`}>
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      {multiline ? (
+        <textarea rows={2} {...props} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <input {...props} onChange={(e) => onChange(e.target.value)} />
+      )}
+      {hint ? <span className="field-hint">{hint}</span> : null}
+      <Problem id={`${id}-problem`} text={problem} />
+    </div>
+  );
+}
+
+export function SelectInput<T extends string>({
+  label,
+  value,
+  options,
+  problem,
+  onChange,
+}: Common & {
+  value: T | '';
+  options: readonly { value: T; label: string }[];
+  onChange(value: T): void;
+}) {
+  const id = useId();
+  return (
+    <div className={`field design-field${problem ? ' field-invalid' : ''}`}>
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <select
+        id={id}
+        value={value}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+        onChange={(e) => onChange(e.target.value as T)}
+      >
+        {value === '' && <option value="">Mixed</option>}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <Problem id={`${id}-problem`} text={problem} />
+    </div>
+  );
+}
+
+export function CheckInput({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange(checked: boolean): void;
+}) {
+  return (
+    <label className="check design-check">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      {label}
+    </label>
+  );
+}

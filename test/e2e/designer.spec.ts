@@ -1,0 +1,229 @@
+/**
+ * The template designer as a user meets it (#22), by roles and labels only: a 4 × 2 in template made from
+ * scratch — a text bound to a new field `name`, a Code 128 bound to `sku`, a rectangle and a line —, one
+ * element moved with an arrow key by exactly one dot (checked in the saved file), undone and redone, saved;
+ * then printed from the Print screen with values typed into the form it generates, to the Zebra emulator:
+ * the label decodes to the typed sku and is, dot for dot, the designer's printer view.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from '@playwright/test';
+import { getDot } from '../../src/render/bitmap';
+import { scanZplJob } from '../support/barcode-label';
+import { decodeZpl } from '../support/zpl-decode';
+import { SCREENSHOTS, expect, screenshot, test } from './fixtures';
+
+const NAME = 'Ada Lovelace';
+const SKU = 'SKU-12345';
+const TEMPLATE = 'shelf-4x2';
+const DOCS = resolve(import.meta.dirname, '../../docs/screenshots');
+
+/** A screenshot for the record, copied into docs/screenshots/ for the README. */
+async function docsScreenshot(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  mkdirSync(DOCS, { recursive: true });
+  copyFileSync(join(SCREENSHOTS, `${name}.png`), join(DOCS, `${name}.png`));
+}
+
+/** axe's findings as "rule: selector" lines (none expected). */
+async function violations(page: Page): Promise<string[]> {
+  const { violations: found } = await new AxeBuilder({ page }).analyze();
+  return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}`));
+}
+
+/** A 1-bit greyscale PNG (the printer view) as dots: 1 where the head burns. */
+function decodeMonoPng(dataUrl: string): {
+  width: number;
+  height: number;
+  black(x: number, y: number): boolean;
+} {
+  const png = Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64');
+  let width = 0;
+  let height = 0;
+  const idat: Buffer[] = [];
+  for (let o = 8; o + 8 <= png.length;) {
+    const len = png.readUInt32BE(o);
+    const type = png.toString('latin1', o + 4, o + 8);
+    const body = png.subarray(o + 8, o + 8 + len);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      expect([body[8], body[9], body[12]], 'a 1-bit grey PNG, not interlaced').toEqual([1, 0, 0]);
+    } else if (type === 'IDAT') idat.push(body);
+    o += 12 + len;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = Math.ceil(width / 8);
+  for (let y = 0; y < height; y++) expect(raw[y * (stride + 1)], `row ${y}'s filter`).toBe(0);
+  return {
+    width,
+    height,
+    // PNG grey 0 is black.
+    black: (x, y) => ((raw[y * (stride + 1) + 1 + (x >> 3)]! >> (7 - (x & 7))) & 1) === 0,
+  };
+}
+
+interface SavedTemplate {
+  name: string;
+  stage: { width: number; height: number; unit: string };
+  fields: { name: string; label: string; placeholder: string }[];
+  elements: { type: string; x: number; y: number; text?: string; format?: string }[];
+}
+
+const savedFile = (dataDir: string): SavedTemplate =>
+  JSON.parse(readFileSync(join(dataDir, 'templates', `${TEMPLATE}.json`), 'utf8')) as SavedTemplate;
+
+async function addField(page: Page, n: number, name: string, label: string, placeholder: string) {
+  await page.getByRole('button', { name: 'Add field' }).click();
+  await page.getByRole('textbox', { name: `Field ${n} name` }).fill(name);
+  await page.getByRole('textbox', { name: `Field ${n} label` }).fill(label);
+  await page.getByRole('textbox', { name: `Field ${n} placeholder` }).fill(placeholder);
+}
+
+async function bind(page: Page, field: string) {
+  await page.getByRole('combobox', { name: 'Field to insert' }).selectOption(field);
+  await page.getByRole('button', { name: 'Insert field' }).click();
+}
+
+const elementsList = (page: Page): Locator => page.getByRole('list', { name: 'Elements' });
+
+test('designer: a 4×2 in template from scratch, moved one dot, undone, redone, saved and printed', async ({
+  page,
+  app,
+}) => {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'New…' }).click();
+  const create = page.getByRole('dialog', { name: 'New template' });
+  await create.getByRole('textbox', { name: 'Name' }).fill(TEMPLATE);
+  await create.getByRole('combobox', { name: 'Label size' }).selectOption({ label: '4 × 2 in' });
+  await expect(create.getByRole('combobox', { name: 'Unit' })).toHaveValue('in');
+  await expect(create.getByRole('combobox', { name: 'Printer resolution' })).toHaveValue('203');
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(create).toBeHidden();
+
+  await addField(page, 1, 'name', 'Name', NAME);
+  await addField(page, 2, 'sku', 'SKU', SKU);
+  // Neither is on the label yet.
+  await expect(page.getByText('Not on the label')).toHaveCount(2);
+
+  await page.getByRole('button', { name: 'Add text' }).click();
+  await page.getByRole('textbox', { name: 'Content' }).fill('');
+  await bind(page, 'name');
+  await expect(page.getByRole('textbox', { name: 'Content' })).toHaveValue('{name}');
+
+  await page.getByRole('button', { name: 'Add barcode' }).click();
+  await expect(page.getByRole('combobox', { name: 'Symbology' })).toHaveValue('code128');
+  await bind(page, 'sku');
+  await expect(page.getByRole('textbox', { name: 'Value' })).toHaveValue('{sku}');
+  await expect(page.getByText('Not on the label')).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Add rectangle' }).click();
+  await page.getByRole('button', { name: 'Add line' }).click();
+  await expect(elementsList(page).getByRole('button')).toHaveCount(4);
+
+  const save = page
+    .getByRole('toolbar', { name: 'Designer' })
+    .getByRole('button', { name: 'Save', exact: true });
+  await save.click();
+  await expect(page.getByRole('status').filter({ hasText: `Saved as “${TEMPLATE}”` })).toBeVisible();
+  const before = savedFile(app.dataDir);
+  expect(before.stage).toMatchObject({ width: 4, height: 2, unit: 'in' });
+  expect(before.elements.map((e) => e.type)).toEqual(['text', 'barcode', 'rect', 'line']);
+  expect(before.elements[0]!.text).toBe('{name}');
+  expect(before.elements[1]).toMatchObject({ format: 'code128', text: '{sku}' });
+  const rect = before.elements[2]!;
+
+  // One dot to the right with the arrow key, undone, redone.
+  const rectButton = elementsList(page).getByRole('button', { name: /^Rectangle 3/ });
+  await rectButton.click();
+  await expect(rectButton).toHaveAttribute('aria-pressed', 'true');
+  const x = page.getByRole('textbox', { name: /^X/ });
+  const x0 = await x.inputValue();
+  await page.keyboard.press('ArrowRight');
+  await expect(x).not.toHaveValue(x0);
+  await page.keyboard.press('Control+z');
+  await expect(x).toHaveValue(x0);
+  await page.keyboard.press('Control+Shift+z');
+  await expect(x).not.toHaveValue(x0);
+  await save.click();
+  await expect.poll(() => savedFile(app.dataDir).elements[2]!.x).not.toBe(rect.x);
+  const after = savedFile(app.dataDir);
+  // Exactly one dot at 203 dpi (positions are px at 96 per inch): 96 / 203 px, and nothing else moved.
+  expect(after.elements[2]!.x - rect.x).toBeCloseTo(96 / 203, 9);
+  expect(after.elements[2]!.y).toBe(rect.y);
+  expect(after.elements.filter((_, i) => i !== 2)).toEqual(before.elements.filter((_, i) => i !== 2));
+  expect(await violations(page), 'the Design screen').toEqual([]);
+  await docsScreenshot(page, 'designer');
+
+  // The printer view: the dots a print of the placeholders burns at 203 dpi.
+  await page.getByRole('switch', { name: 'Printer view' }).check();
+  const view = page.getByRole('img', { name: /^Printer view: 812 × 406 dots at 203 dpi/ });
+  await expect(view).toBeVisible({ timeout: 20_000 });
+  const designerDots = decodeMonoPng((await view.getAttribute('src'))!);
+  await docsScreenshot(page, 'designer-printer-view');
+
+  // The Print screen has it at once, with a form of its fields.
+  await page
+    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('link', { name: 'Print', exact: true })
+    .click();
+  await page
+    .getByRole('listbox', { name: 'Template' })
+    .getByRole('option', { name: new RegExp(TEMPLATE) })
+    .click();
+  await page.getByRole('textbox', { name: /^Name/ }).fill(NAME);
+  await page.getByRole('textbox', { name: /^SKU/ }).fill(SKU);
+  await expect(page.getByRole('combobox', { name: 'Printer' })).toContainText('Dock Zebra');
+  await page.getByRole('button', { name: 'Print', exact: true }).click();
+  await expect.poll(() => app.zebra.jobs.length, { timeout: 30_000 }).toBe(1);
+  const zpl = app.zebra.jobs[0]!.zpl;
+  expect(scanZplJob(zpl, mkdtempSync(join(tmpdir(), 'ld-e2e-designer-')), 'designer')).toContain(SKU);
+
+  const printed = decodeZpl(zpl).bitmap;
+  expect([printed.width, printed.height]).toEqual([designerDots.width, designerDots.height]);
+  let differing = 0;
+  let black = 0;
+  for (let y = 0; y < printed.height; y++) {
+    for (let x = 0; x < printed.width; x++) {
+      const dot = getDot(printed, x, y);
+      if (dot) black++;
+      if (dot !== designerDots.black(x, y)) differing++;
+    }
+  }
+  expect(black, 'the printed label has ink').toBeGreaterThan(1000);
+  expect(differing, 'dots that differ between the print and the designer’s printer view').toBe(0);
+});
+
+test('designer: leaving with unsaved changes asks first, from the keyboard', async ({ page }) => {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  await page.getByRole('button', { name: 'New template…' }).click();
+  const create = page.getByRole('dialog', { name: 'New template' });
+  await create.getByRole('textbox', { name: 'Name' }).fill('unsaved-2x1');
+  await create.getByRole('combobox', { name: 'Label size' }).selectOption({ label: '2 × 1 in (product)' });
+  await create.getByRole('textbox', { name: 'Name' }).press('Enter');
+  await expect(create).toBeHidden();
+  await page.getByRole('button', { name: 'Add rectangle' }).click();
+
+  await page
+    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('link', { name: 'Print', exact: true })
+    .click();
+  const ask = page.getByRole('dialog', { name: 'Unsaved changes' });
+  await expect(ask).toBeVisible();
+  expect(await violations(page), 'the unsaved-changes dialog').toEqual([]);
+  await page.keyboard.press('Escape');
+  await expect(ask).toBeHidden();
+  await expect(page).toHaveURL(/#\/design$/);
+  await expect(elementsList(page).getByRole('button')).toHaveCount(1);
+
+  await page
+    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('link', { name: 'Print', exact: true })
+    .click();
+  await ask.getByRole('button', { name: 'Discard changes' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/#\/print$/);
+});
