@@ -6,6 +6,7 @@
  * so that they do not hold the event loop every other request waits on). A request that can never fit is a 422 naming the field
  * and the limit; one that found the server busy is a 429.
  */
+import { itemJson } from './json-body';
 import { availableParallelism } from 'node:os';
 import type { RouteName } from '../../label-api/contract';
 import { HttpError } from '../../engine/http-errors';
@@ -124,7 +125,7 @@ export function estimateBodyBytes(body: unknown): number {
   if (Array.isArray(body)) {
     // fetch-markups: copies of one template, alike in size; measure the first.
     const first: unknown = body[0];
-    return first === undefined ? 2 : JSON.stringify(first).length * body.length;
+    return first === undefined ? 2 : itemJson(first).length * body.length;
   }
   if (body && typeof body === 'object' && 'labels' in body && Array.isArray(body.labels)) {
     let bytes = 0;

@@ -9,9 +9,18 @@ const OPEN = Buffer.from('[');
 const CLOSE = Buffer.from(']');
 const COMMA = Buffer.from(',');
 
+/**
+ * Texts of objects already serialised, by object: the answer's size is checked against its budget before it is
+ * sent (budgets.ts), from the same text, so a fetch-markups answer's markup is serialised once, not twice.
+ */
+const texts = new WeakMap<object, string>();
+
 /** JSON.stringify's text of an array item: `null` for what JSON has no value for (undefined, a function). */
-function itemJson(item: unknown): string {
-  return JSON.stringify(item) ?? 'null';
+export function itemJson(item: unknown): string {
+  if (typeof item !== 'object' || item === null) return JSON.stringify(item) ?? 'null';
+  let text = texts.get(item);
+  if (text === undefined) texts.set(item, (text = JSON.stringify(item) ?? 'null'));
+  return text;
 }
 
 function pushArray(items: readonly unknown[], parts: Buffer[]): void {
