@@ -157,6 +157,20 @@ test('designer: a 4×2 in template from scratch, moved one dot, undone, redone, 
   expect(after.elements.filter((_, i) => i !== 2)).toEqual(before.elements.filter((_, i) => i !== 2));
   expect(await violations(page), 'the Design screen').toEqual([]);
   await docsScreenshot(page, 'designer');
+  // At the sizes front-desk PCs run: still no violation, nothing scrolls sideways.
+  for (const size of [
+    { width: 1024, height: 768 },
+    { width: 1280, height: 800 },
+  ]) {
+    await page.setViewportSize(size);
+    expect(await violations(page), `the Design screen at ${size.width}×${size.height}`).toEqual([]);
+    const sideways = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(sideways, `the Design screen at ${size.width}×${size.height} scrolls sideways`).toBe(0);
+    await screenshot(page, `designer-${size.width}x${size.height}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // The printer view: the dots a print of the placeholders burns at 203 dpi.
   await page.getByRole('switch', { name: 'Printer view' }).check();
@@ -226,4 +240,43 @@ test('designer: leaving with unsaved changes asks first, from the keyboard', asy
   await ask.getByRole('button', { name: 'Discard changes' }).focus();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/#\/print$/);
+});
+
+test('designer: a bundled template is duplicated to be edited, the original stays as it is', async ({
+  page,
+}) => {
+  const original = resolve(import.meta.dirname, '../../assets/templates/product-2x1.json');
+  const originalBytes = readFileSync(original);
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  await page.getByRole('button', { name: 'Open a template…' }).click();
+  const open = page.getByRole('dialog', { name: 'Open a template' });
+  const choice = open.getByRole('combobox', { name: 'Template' });
+  const bundled = await choice.getByRole('option', { name: /^product-2x1 \(bundled/ }).textContent();
+  await choice.selectOption({ label: bundled! });
+  await expect(open.getByRole('textbox', { name: 'Name of the copy' })).toHaveValue('product-2x1-copy');
+  await open.getByRole('button', { name: 'Duplicate and open' }).click();
+  await expect(open).toBeHidden();
+  await expect(page.getByRole('textbox', { name: 'Template name' })).toHaveValue('product-2x1-copy');
+  await expect(elementsList(page).getByRole('button').first()).toBeVisible();
+
+  // Selected and moved ten dots down with Shift: the copy changes, not the bundled one.
+  await elementsList(page).getByRole('button').first().click();
+  const y = page.getByRole('textbox', { name: /^Y/ });
+  const y0 = Number(await y.inputValue());
+  await page.keyboard.press('Shift+ArrowDown');
+  // Ten dots at 203 dpi (an element placed between dots lands on the nearest one).
+  await expect.poll(async () => Math.round((Number(await y.inputValue()) - y0) * 203)).toBe(10);
+  await page
+    .getByRole('toolbar', { name: 'Designer' })
+    .getByRole('button', { name: 'Save', exact: true })
+    .click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as “product-2x1-copy”' })).toBeVisible();
+
+  await page
+    .getByRole('navigation', { name: 'Screens' })
+    .getByRole('link', { name: 'Print', exact: true })
+    .click();
+  const list = page.getByRole('listbox', { name: 'Template' });
+  await expect(list.getByRole('option', { name: /product-2x1-copy/ })).toBeVisible();
+  expect(readFileSync(original).equals(originalBytes), 'the bundled file is as it was').toBe(true);
 });

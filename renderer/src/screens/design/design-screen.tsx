@@ -4,7 +4,7 @@
  * Scene the preview engine makes of the document, so it is the label as printed), the selection's
  * properties and the fields on the right. The design store owns the document and one history of every
  * change; the canvas only sends edits. Keys: arrows move the selection one dot (Shift: ten), Delete,
- * Ctrl+C/X/V/D/A, Ctrl+Z and Ctrl+Shift+Z or Ctrl+Y, Ctrl+S, Escape. Leaving the screen or opening another
+ * Ctrl+C/X/V/D/A, Ctrl+Z and Ctrl+Shift+Z or Ctrl+Y, Ctrl+S, Ctrl+plus/minus zoom (Ctrl+0 fits), Escape. Leaving the screen or opening another
  * template with unsaved changes asks first.
  */
 import {
@@ -309,6 +309,11 @@ export function DesignScreen() {
     if (mod && key === 's') {
       e.preventDefault();
       void saveNow();
+      return;
+    }
+    if (mod && (key === '=' || key === '+' || key === '-' || key === '0')) {
+      e.preventDefault();
+      setZoom(key === '0' ? 'fit' : stepZoom(scale, key === '-' ? -1 : 1));
       return;
     }
     if (isTextEntry(e.target)) return;
