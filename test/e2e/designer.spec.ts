@@ -244,9 +244,15 @@ test('designer: leaving with unsaved changes asks first, from the keyboard', asy
 
 test('designer: a bundled template is duplicated to be edited, the original stays as it is', async ({
   page,
+  app,
 }) => {
   const original = resolve(import.meta.dirname, '../../assets/templates/product-2x1.json');
   const originalBytes = readFileSync(original);
+  const bundledTemplate = JSON.parse(originalBytes.toString('utf8')) as SavedTemplate;
+  const barcodeField = /\{(\w+)\}/.exec(
+    bundledTemplate.elements.find((e) => e.type === 'barcode')!.text!,
+  )![1];
+  const barcodePlaceholder = bundledTemplate.fields.find((f) => f.name === barcodeField)!.placeholder;
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
   await page.getByRole('button', { name: 'Open a template…' }).click();
   const open = page.getByRole('dialog', { name: 'Open a template' });
@@ -271,6 +277,12 @@ test('designer: a bundled template is duplicated to be edited, the original stay
     .getByRole('button', { name: 'Save', exact: true })
     .click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved as “product-2x1-copy”' })).toBeVisible();
+  // One test label of it, its placeholders typed in, to the printer.
+  await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Test print' }).click();
+  await expect.poll(() => app.zebra.jobs.length, { timeout: 30_000 }).toBe(1);
+  expect(
+    scanZplJob(app.zebra.jobs[0]!.zpl, mkdtempSync(join(tmpdir(), 'ld-e2e-designer-')), 'test'),
+  ).toContain(barcodePlaceholder);
 
   await page
     .getByRole('navigation', { name: 'Screens' })

@@ -266,6 +266,26 @@ describe('saving through the contract', () => {
     expect(await s().save()).toBeNull();
     expect(s().problems).toEqual([problem]);
     expect(s().dirty).toBe(true);
+    // They are about that template: an edit makes them stale, undoing it makes them current again.
+    expect(s().problemsFor).toBe(s().doc!.template);
+    s().moveSelection(1, 0);
+    expect(s().problemsFor).not.toBe(s().doc!.template);
+    s().undo();
+    expect(s().problemsFor).toBe(s().doc!.template);
+  });
+
+  it('prints one test label of the template as saved, not of unsaved changes', async () => {
+    const { api, s } = saving();
+    api.on('templates.save', (r) => ({ saved: summary(r.template.name!), problems: [] }));
+    api.on('print.submit', () => ({ job: null, message: 'sent' }));
+    expect(await s().testPrint('1')).toBeNull();
+    await s().save();
+    expect(await s().testPrint('1')).toEqual({ job: null, message: 'sent' });
+    expect(api.callsTo('print.submit')).toEqual([
+      { ref: { source: 'user', name: 'new-label' }, values: {}, copies: 1, printer: '1' },
+    ]);
+    s().moveSelection(1, 0);
+    expect(await s().testPrint('1')).toBeNull();
   });
 
   it('a name already taken is an error at the name; saving again with overwrite replaces it', async () => {

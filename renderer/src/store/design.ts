@@ -65,6 +65,8 @@ export interface DesignState {
   busy: boolean;
   /** What the last save found wrong, at their elements and fields (nothing was written). */
   problems: TemplateProblemView[];
+  /** The template `problems` were found in (an edit since makes them stale; undoing back makes them current). */
+  problemsFor: Template | null;
   /**
    * The last failure of a load or save, as the UI shows it. `code: 'conflict', field: 'name'`: the user's folder
    * has a template of that name; `save({ overwrite: true })` after the user says so.
@@ -135,7 +137,7 @@ export interface DesignState {
   /** Asks main for the printer view of the document as it is now (the latest answer wins). */
   loadRaster(values?: FieldValues): Promise<void>;
   /**
-   * Prints one label of the template as saved (the placeholders filled in) to `printer`: null when there is
+   * Prints one label of the template as saved (the placeholders typed in) to `printer`: null when there is
    * nothing saved to print, the changes are not saved yet, or it failed (see `error`).
    */
   testPrint(printer: string): Promise<{ job: JobView | null; message: string } | null>;
@@ -172,6 +174,7 @@ export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
         future: [],
         coalescing: null,
         problems: [],
+        problemsFor: null,
         error: null,
         revisions: [],
         raster: null,
@@ -240,6 +243,7 @@ export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
       pastes: 0,
       busy: false,
       problems: [],
+      problemsFor: null,
       error: null,
       revisions: [],
       raster: null,
@@ -351,7 +355,7 @@ export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
           api.invoke('templates.save', { template, overwrite: overwrite || savedAs === template.name }),
         );
         if (!result) return null;
-        set({ problems: result.problems });
+        set({ problems: result.problems, problemsFor: template });
         if (!result.saved) return null;
         get().markSaved(template);
         ports.onSaved?.(result.saved);
@@ -379,12 +383,18 @@ export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
         }
       },
       testPrint: async (printer) => {
-        const { savedAs, dirty } = get();
-        if (savedAs === null || dirty) return null;
+        const { savedAs, dirty, doc } = get();
+        if (savedAs === null || dirty || !doc) return null;
+        // The placeholders typed in, so a required field is not missing (counters number themselves).
+        const values = Object.fromEntries(
+          doc.template.fields.flatMap((f) =>
+            f.type !== 'counter' && f.placeholder !== '' ? [[f.name, f.placeholder]] : [],
+          ),
+        );
         return busyWith(() =>
           api.invoke('print.submit', {
             ref: { source: 'user', name: savedAs },
-            values: {},
+            values,
             copies: 1,
             printer,
           }),

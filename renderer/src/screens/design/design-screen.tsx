@@ -18,6 +18,7 @@ import {
   type KeyboardEvent,
   type RefObject,
 } from 'react';
+import type { TemplateProblemView } from '../../../../src/ipc/contract';
 import { applyWirePreview, MissingBaseScene } from '../../../../src/ipc/wire-preview';
 import type { WireScene } from '../../../../src/ipc/wire-scene';
 import { ELEMENT_TYPES, type Element } from '../../../../src/model/elements';
@@ -46,6 +47,8 @@ const DesignCanvas = lazy(() => import('./design-canvas'));
 
 /** Room around the label when it is fitted, in CSS px (the rulers included). */
 const FIT_MARGIN = RULER + 48;
+
+const NO_PROBLEMS: readonly TemplateProblemView[] = [];
 
 type Pending = { kind: 'leave'; to: Screen } | { kind: 'new' } | { kind: 'open' };
 type Dialog = 'new' | 'open' | null;
@@ -170,7 +173,10 @@ export function DesignScreen() {
   const canUndo = useDesign((s) => s.past.length > 0);
   const canRedo = useDesign((s) => s.future.length > 0);
   const busy = useDesign((s) => s.busy);
-  const savedProblems = useDesign((s) => s.problems);
+  // What the last save found, while the document is the one it was about.
+  const savedProblems = useDesign((s) =>
+    s.doc && s.problemsFor === s.doc.template ? s.problems : NO_PROBLEMS,
+  );
   const error = useDesign((s) => s.error);
   const raster = useDesign((s) => s.raster);
   const rasterError = useDesign((s) => s.rasterError);
