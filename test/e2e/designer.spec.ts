@@ -292,3 +292,64 @@ test('designer: a bundled template is duplicated to be edited, the original stay
   await expect(list.getByRole('option', { name: /product-2x1-copy/ })).toBeVisible();
   expect(readFileSync(original).equals(originalBytes), 'the bundled file is as it was').toBe(true);
 });
+
+test('designer: drag moves on whole dots as one undo step; a marquee selects', async ({ page, app }) => {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  await page.getByRole('button', { name: 'New template…' }).click();
+  const create = page.getByRole('dialog', { name: 'New template' });
+  await create.getByRole('textbox', { name: 'Name' }).fill('drag-4x2');
+  await create.getByRole('combobox', { name: 'Label size' }).selectOption({ label: '4 × 2 in' });
+  await create.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('button', { name: 'Add rectangle' }).click();
+  const rectButton = elementsList(page).getByRole('button', { name: /^Rectangle 1/ });
+  await expect(rectButton).toHaveAttribute('aria-pressed', 'true');
+  const x = page.getByRole('textbox', { name: /^X/ });
+  const y = page.getByRole('textbox', { name: /^Y/ });
+  const width = page.getByRole('textbox', { name: /^Width/ });
+  const [x0, y0, w] = [
+    Number(await x.inputValue()),
+    Number(await y.inputValue()),
+    Number(await width.inputValue()),
+  ];
+
+  // Where the rectangle is on screen: the canvas's rulers (24 px), then inches at the zoom shown.
+  const canvas = page.getByRole('group', { name: /^Label canvas/ });
+  const box = (await canvas.boundingBox())!;
+  const zoom =
+    Number((await page.getByRole('group', { name: 'Zoom' }).textContent())!.match(/(\d+)%/)![1]) / 100;
+  const at = (inches: number) => 24 + inches * 96 * zoom;
+  const grab = { x: box.x + at(x0 + w / 2), y: box.y + at(y0 + 0.05) };
+  await page.mouse.move(grab.x, grab.y);
+  await page.mouse.down();
+  await page.mouse.move(grab.x + 40, grab.y + 25, { steps: 8 });
+  await page.mouse.up();
+  await expect(x).not.toHaveValue(String(x0));
+  const [x1, y1] = [Number(await x.inputValue()), Number(await y.inputValue())];
+  expect(x1).toBeGreaterThan(x0);
+  expect(y1).toBeGreaterThan(y0);
+  await page
+    .getByRole('toolbar', { name: 'Designer' })
+    .getByRole('button', { name: 'Save', exact: true })
+    .click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as “drag-4x2”' })).toBeVisible();
+  const saved = JSON.parse(
+    readFileSync(join(app.dataDir, 'templates', 'drag-4x2.json'), 'utf8'),
+  ) as SavedTemplate;
+  const rect = saved.elements[0]!;
+  // On whole dots at 203 dpi.
+  for (const v of [rect.x, rect.y])
+    expect(Math.abs(v * (203 / 96) - Math.round(v * (203 / 96)))).toBeLessThan(1e-6);
+  // The whole drag is one step back.
+  await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }).click();
+  await expect(x).toHaveValue(String(x0));
+  await expect(y).toHaveValue(String(y0));
+
+  // A marquee from an empty corner of the label over the rectangle selects it; Escape selects nothing.
+  await page.keyboard.press('Escape');
+  await expect(rectButton).toHaveAttribute('aria-pressed', 'false');
+  await page.mouse.move(box.x + at(3.9), box.y + at(1.9));
+  await page.mouse.down();
+  await page.mouse.move(box.x + at(x0 + w / 2), box.y + at(y0 + 0.02), { steps: 8 });
+  await page.mouse.up();
+  await expect(rectButton).toHaveAttribute('aria-pressed', 'true');
+});
