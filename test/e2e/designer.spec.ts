@@ -284,6 +284,15 @@ test('designer: a bundled template is duplicated to be edited, the original stay
     scanZplJob(app.zebra.jobs[0]!.zpl, mkdtempSync(join(tmpdir(), 'ld-e2e-designer-')), 'test'),
   ).toContain(barcodePlaceholder);
 
+  // The version the save replaced is kept: restoring it puts the element back.
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Earlier versions' }).click();
+  const versions = page.getByRole('list', { name: 'Earlier versions' }).getByRole('listitem');
+  await expect(versions).toHaveCount(1);
+  await versions.getByRole('button', { name: /^Restore the version saved/ }).click();
+  await elementsList(page).getByRole('button').first().click();
+  await expect.poll(async () => Number(await y.inputValue())).toBe(y0);
+
   await page
     .getByRole('navigation', { name: 'Screens' })
     .getByRole('link', { name: 'Print', exact: true })

@@ -7,17 +7,7 @@
  * Ctrl+C/X/V/D/A, Ctrl+Z and Ctrl+Shift+Z or Ctrl+Y, Ctrl+S, Ctrl+plus/minus zoom (Ctrl+0 fits), Escape. Leaving the screen or opening another
  * template with unsaved changes asks first.
  */
-import {
-  Suspense,
-  lazy,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type RefObject,
-} from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { TemplateProblemView } from '../../../../src/ipc/contract';
 import { applyWirePreview, MissingBaseScene } from '../../../../src/ipc/wire-preview';
 import type { WireScene } from '../../../../src/ipc/wire-scene';
@@ -295,7 +285,7 @@ export function DesignScreen() {
     }
   };
 
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (e: globalThis.KeyboardEvent) => {
     if (dialog || pending || replacing || !doc) return;
     if (e.target instanceof HTMLElement && e.target.closest('dialog')) return;
     const s = design.getState();
@@ -357,6 +347,16 @@ export function DesignScreen() {
     }
   };
 
+  // The keys work wherever the focus is on this screen (also on the page itself, after the button that had it
+  // was disabled), except in what they type into.
+  const keyHandler = useRef(onKeyDown);
+  keyHandler.current = onKeyDown;
+  useEffect(() => {
+    const onKey = (e: globalThis.KeyboardEvent) => keyHandler.current(e);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
   // Ctrl+wheel zooms (a listener of its own: React's wheel listeners are passive and cannot keep the page's
   // zoom from happening too).
   const scaleNow = useRef(scale);
@@ -378,7 +378,7 @@ export function DesignScreen() {
   const several = selection.length > 1;
 
   return (
-    <div className="design-screen" onKeyDown={onKeyDown}>
+    <div className="design-screen">
       <div className="design-toolbar card" role="toolbar" aria-label="Designer">
         <button type="button" className="btn btn-secondary btn-small" onClick={() => ask({ kind: 'new' })}>
           New…

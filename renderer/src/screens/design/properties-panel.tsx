@@ -171,6 +171,63 @@ function TemplateProperties({ problems }: { problems: readonly TemplateProblemVi
         options={DESIGN_DPIS.map((d) => ({ value: `${d}` as const, label: `${d} dpi` }))}
         onChange={(d) => design.getState().setDpi(Number(d) as DesignDpi)}
       />
+      <Revisions />
+    </div>
+  );
+}
+
+/**
+ * The versions a save replaced (the last ten): one made current again opens it (the one it replaces is kept
+ * in turn, so a restore can be undone by restoring that one).
+ */
+function Revisions() {
+  const { design } = useStores();
+  const savedAs = useDesign((s) => s.savedAs);
+  const revisions = useDesign((s) => s.revisions);
+  const dirty = useDesign((s) => s.dirty);
+  const busy = useDesign((s) => s.busy);
+  const [open, setOpen] = useState(false);
+  if (savedAs === null) return null;
+  return (
+    <div className="design-revisions">
+      <button
+        type="button"
+        className="btn btn-ghost btn-small"
+        aria-expanded={open}
+        onClick={() => {
+          if (!open) void design.getState().loadRevisions();
+          setOpen(!open);
+        }}
+      >
+        Earlier versions
+      </button>
+      {open &&
+        (revisions.length === 0 ? (
+          <p className="muted small">No earlier version: each save keeps the one it replaces.</p>
+        ) : (
+          <>
+            {dirty && <p className="muted small">Save or undo your changes to restore a version.</p>}
+            <ul className="design-revision-list" aria-label="Earlier versions">
+              {revisions.map((r) => {
+                const when = new Date(r.savedAt).toLocaleString();
+                return (
+                  <li key={r.id}>
+                    <span>{when}</span>
+                    <button
+                      type="button"
+                      className="btn btn-secondary btn-small"
+                      disabled={dirty || busy}
+                      aria-label={`Restore the version saved ${when}`}
+                      onClick={() => void design.getState().restoreRevision(r.id)}
+                    >
+                      Restore
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          </>
+        ))}
     </div>
   );
 }
