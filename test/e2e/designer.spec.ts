@@ -353,7 +353,20 @@ test('designer: drag moves on whole dots as one undo step; a marquee selects', a
   await expect(x).toHaveValue(String(x0));
   await expect(y).toHaveValue(String(y0));
 
-  // A marquee from an empty corner of the label over the rectangle selects it; Escape selects nothing.
+  // A position typed in the unit, undone with the cursor still in it: the input shows the value undone to.
+  await x.fill('1');
+  await expect(x).toHaveValue('1');
+  await page.keyboard.press('Control+z');
+  await expect(x).toHaveValue(String(x0));
+  await x.fill('1x');
+  await expect(page.getByText('X: type a number.')).toBeVisible();
+  await expect(x).toHaveAttribute('aria-invalid', 'true');
+  await x.fill(String(x0));
+  await expect(x).not.toHaveAttribute('aria-invalid');
+
+  // A marquee from an empty corner of the label over the rectangle selects it; Escape on the canvas selects
+  // nothing.
+  await canvas.focus();
   await page.keyboard.press('Escape');
   await expect(rectButton).toHaveAttribute('aria-pressed', 'false');
   await page.mouse.move(box.x + at(3.9), box.y + at(1.9));

@@ -4,6 +4,11 @@
  * input has the focus, so "0." can become "0.5"; each valid number is sent at once.
  */
 import { useId, useState, type ReactNode } from 'react';
+import type { DesignState } from '../../store/design';
+import { useDesign, useStores } from '../../store/stores-context';
+
+/** Where the history is: changes by typing in one input (coalesced) leave it; an undo, redo or new entry moves it. */
+const historyEpoch = (s: DesignState): string => `${s.past.length}/${s.future.length}`;
 
 interface Common {
   label: string;
@@ -46,7 +51,13 @@ export function NumberInput({
   onCommit(value: number): void;
 }) {
   const id = useId();
-  const [draft, setDraft] = useState<string | null>(null);
+  // What is typed, kept while the history stays where the typing left it (an undo shows the value it brings).
+  const { design } = useStores();
+  const epoch = useDesign(historyEpoch);
+  const [typing, setTyping] = useState<{ text: string; epoch: string } | null>(null);
+  const draft = typing?.epoch === epoch ? typing.text : null;
+  const setDraft = (text: string | null) =>
+    setTyping(text === null ? null : { text, epoch: historyEpoch(design.getState()) });
   const text = draft ?? (value === null ? '' : formatNumber(value, decimals));
   let typed: string | undefined;
   if (draft !== null) {
@@ -71,11 +82,15 @@ export function NumberInput({
         aria-describedby={shown ? `${id}-problem` : undefined}
         onChange={(e) => {
           const next = e.target.value;
-          setDraft(next);
           const n = Number(next.trim().replace(',', '.'));
-          if (next.trim() === '' || !Number.isFinite(n)) return;
-          if ((min !== undefined && n < min) || (max !== undefined && n > max)) return;
-          onCommit(n);
+          const valid =
+            next.trim() !== '' &&
+            Number.isFinite(n) &&
+            !(min !== undefined && n < min) &&
+            !(max !== undefined && n > max);
+          if (valid) onCommit(n);
+          // After the commit: the history as this typing left it.
+          setDraft(next);
         }}
         onBlur={() => {
           setDraft(null);
