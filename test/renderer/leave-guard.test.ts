@@ -32,4 +32,25 @@ describe('leave guard', () => {
     expect(ui.getState().go('history')).toBe(true);
     expect(ui.getState().screen).toBe('history');
   });
+
+  it("an error's action goes through the guard too", () => {
+    const ui = createUiStore();
+    ui.getState().go('design');
+    ui.getState().setLeaveGuard(() => false);
+    ui.getState().followAction({
+      code: 'printer',
+      message: 'Printer offline.',
+      field: null,
+      action: 'printers',
+    });
+    expect(ui.getState().screen).toBe('design');
+    ui.getState().setLeaveGuard(null);
+    ui.getState().followAction({
+      code: 'printer',
+      message: 'Printer offline.',
+      field: null,
+      action: 'printers',
+    });
+    expect([ui.getState().screen, ui.getState().settingsSection]).toEqual(['settings', 'printers']);
+  });
 });

@@ -142,21 +142,20 @@ export function createUiStore() {
       if (toasts.length !== get().toasts.length) set({ toasts });
     },
     focusControl: (target) => set({ controlFocus: { target, seq: ++focusSeq } }),
+    // Through `go`: unsaved changes in the designer are asked about first (the action is then not taken).
     followAction: (error) => {
       switch (error.action) {
         case 'settings':
-          set({ screen: 'settings', settingsSection: 'hosted' });
+          get().go('settings', 'hosted');
           return;
         case 'printers':
-          set({ screen: 'settings', settingsSection: 'printers' });
+          get().go('settings', 'printers');
           return;
         case 'field':
-          set({ screen: 'print' });
-          if (error.field) get().focusField(error.field);
+          if (get().go('print') && error.field) get().focusField(error.field);
           return;
         case 'choose-printer':
-          set({ screen: 'print' });
-          get().focusControl('printer');
+          if (get().go('print')) get().focusControl('printer');
           return;
         case null:
           return;
