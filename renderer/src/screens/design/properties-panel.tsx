@@ -5,9 +5,11 @@
  * itself (name, title, size, unit, dpi). Every edit goes to the design store; typing in one input is one
  * undo entry.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { assertNever } from '../../../../src/base/assert-never';
 import type { TemplateProblemView } from '../../../../src/ipc/contract';
 import { BARCODE_FORMATS, type Element } from '../../../../src/model/elements';
+import { ITF_BEARERS } from '../../../../src/model/barcode/formats';
 import {
   dots,
   dotsToPx,
@@ -339,6 +341,12 @@ function ElementProperties({ problems }: { problems: readonly TemplateProblemVie
           />
         </div>
       )}
+      {type !== null && <KindProperties type={type} els={els} at={at} />}
+      <CheckInput
+        label="Hide when its fields are empty"
+        checked={els.every((el) => el.hideIfEmpty === true)}
+        onChange={(hide) => set('hideIfEmpty', hide || undefined)}
+      />
       {selection.length === 1 && <BindField index={selection[0]!} />}
     </>
   );
@@ -476,4 +484,126 @@ function BindField({ index }: { index: number }) {
       </button>
     </div>
   );
+}
+
+/** The settings particular to a kind beyond the common ones: shapes' radii and angles, text layout, image fit,
+ * barcode options, the RFID write. */
+function KindProperties({
+  type,
+  els,
+  at,
+}: {
+  type: Element['type'];
+  els: readonly Element[];
+  at: (attr: string) => string | undefined;
+}) {
+  const { design } = useStores();
+  const doc = useDesign((s) => s.doc)!;
+  const { unit } = doc;
+  const done = () => design.getState().endCoalescing();
+  const set = (attr: string, value: unknown, coalesce = true) =>
+    design.getState().setProperties({ [attr]: value }, coalesce ? { coalesceKey: `prop:${attr}` } : {});
+  const attr = <T,>(name: string): T | null =>
+    common(els.map((el) => (el as unknown as Record<string, unknown>)[name] as T));
+  const choice = <T extends string>(
+    name: string,
+    label: string,
+    options: readonly { value: T; label: string }[],
+  ) => (
+    <SelectInput<T>
+      key={name}
+      label={label}
+      value={attr<T>(name) ?? ''}
+      options={options}
+      problem={at(name)}
+      onChange={(v) => set(name, v, false)}
+    />
+  );
+  const length = (name: string, label: string) => (
+    <NumberInput
+      key={name}
+      label={label}
+      suffix={unit}
+      value={attr<number>(name) === null ? null : toUnit(attr<number>(name)!, unit)}
+      decimals={DECIMALS[unit]}
+      min={0}
+      problem={at(name)}
+      onCommit={(v) => set(name, fromUnit(v, unit))}
+      onDone={done}
+    />
+  );
+  const angle = () => (
+    <NumberInput
+      key="angle"
+      label="Angle"
+      suffix="°"
+      value={attr<number>('angle')}
+      decimals={2}
+      min={0}
+      max={360}
+      problem={at('angle')}
+      onCommit={(v) => set('angle', v)}
+      onDone={done}
+    />
+  );
+  const words = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
+  let controls: ReactNode[] = [];
+  switch (type) {
+    case 'text':
+      controls = [
+        choice('verticalAlign', 'Vertical alignment', words(['top', 'middle', 'bottom'])),
+        choice('wrap', 'Wrap', words(['word', 'char', 'none'])),
+      ];
+      break;
+    case 'image':
+      controls = [
+        choice('fit', 'Fit', words(['contain', 'fill'])),
+        choice('monochrome', 'On 1-bit printers', words(['dither', 'threshold'])),
+      ];
+      break;
+    case 'barcode': {
+      const format = attr<string>('format');
+      if (format === 'itf14') controls.push(choice('bearer', 'Bearer bars', words(ITF_BEARERS)));
+      if (format === 'qrcode' || format === 'gs1qrcode')
+        controls.push(choice('eclevel', 'Error correction', words(['L', 'M', 'Q', 'H'])));
+      if (format === 'pdf417')
+        controls.push(
+          choice('eclevel', 'Error correction', words(['0', '1', '2', '3', '4', '5', '6', '7', '8'])),
+        );
+      break;
+    }
+    case 'rect':
+      controls = [length('cornerRadius', 'Corner radius')];
+      break;
+    case 'wedge':
+      controls = [angle()];
+      break;
+    case 'ring':
+      controls = [length('innerRadius', 'Inner radius')];
+      break;
+    case 'arc':
+      controls = [length('innerRadius', 'Inner radius'), angle()];
+      break;
+    case 'rfid':
+      controls = [
+        choice('bank', 'Memory bank', words(['epc', 'user'])),
+        <SelectInput<'96' | '128' | '256'>
+          key="bits"
+          label="EPC size (bits)"
+          value={attr<number>('bits') === null ? '' : (String(attr<number>('bits')) as '96' | '128' | '256')}
+          options={words(['96', '128', '256']) as { value: '96' | '128' | '256'; label: string }[]}
+          problem={at('bits')}
+          onChange={(v) => set('bits', Number(v), false)}
+        />,
+        choice('lock', 'Lock', words(['none', 'lock', 'permalock'])),
+      ];
+      break;
+    case 'line':
+    case 'circle':
+    case 'ellipse':
+      break;
+    default:
+      return assertNever(type, 'element type');
+  }
+  return controls.length ? <div className="design-grid">{controls}</div> : null;
 }
