@@ -12,6 +12,8 @@ export default defineConfig({
   root,
   base: './',
   plugins: [react()],
+  // zod with its JIT off, for every chunk and the preview worker (src/lib/zod.ts says why).
+  resolve: { alias: [{ find: /^zod$/, replacement: `${root}/src/lib/zod.ts` }] },
   build: {
     outDir: `${root}/../dist/renderer`,
     emptyOutDir: true,

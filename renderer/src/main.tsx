@@ -1,5 +1,4 @@
 /** Entry point: connect to main (Electron preload or web mode), make the stores, render, start. */
-import './lib/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectApi } from './ipc/connect';
