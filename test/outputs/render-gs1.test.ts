@@ -6,36 +6,20 @@
  * and the element string (GS after a variable-length field). The X-dimension each output prints is reported and
  * must lie in GS1's range: whole dots for ZPL and PNG, the box's width over the modules for SVG and PDF.
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layout } from '../../src/layout/layout';
-import type { BarcodeNode, SceneNode } from '../../src/layout/scene';
 import { GS } from '../../src/model/barcode/gs1';
 import { nodeRenderPorts } from '../../src/node/render-ports';
-import { renderPdfLabels, renderPngLabels, renderSvgLabels, renderZplLabels } from '../../src/outputs/render';
 import { resolve } from '../../src/resolve/resolve';
-import { MM_PER_INCH, PX_PER_INCH } from '../../src/units/units';
-import {
-  cropGrey,
-  decodePngToGrey,
-  monoToGreyImage,
-  readPgm,
-  rgbaToGreyImage,
-  type GreyImage,
-} from '../support/grey-image';
+import { PX_PER_INCH } from '../../src/units/units';
+import { cropGrey, type GreyImage } from '../support/grey-image';
+import { OUTPUTS, outputImages, printedModules, vectorOutputs, type Output } from '../support/label-outputs';
 import { GS1_SYMBOLS_DATA, GS1_X_RANGE_MM, gs1SymbolsTemplate } from '../support/gs1-label';
 import { zxingDecode } from '../support/zxing';
-import { decodeZpl } from '../support/zpl-decode';
 
-const run = promisify(execFile);
 const DPIS = [203, 300, 600] as const;
-type Output = 'zpl' | 'png' | 'svg' | 'pdf';
-const OUTPUTS: readonly Output[] = ['zpl', 'png', 'svg', 'pdf'];
 
 /** Each element: what ZXing must report. */
 const EXPECTED: Record<
@@ -59,51 +43,22 @@ afterAll(() => {
   console.info(`X-dimension printed (mm):\n${printed.join('\n')}`);
 });
 
-function barcodeNodes(nodes: readonly SceneNode[]): BarcodeNode[] {
-  return nodes.flatMap((n) =>
-    n.kind === 'barcode' ? [n] : n.kind === 'group' ? barcodeNodes(n.children) : [],
-  );
-}
-
 /** The X-dimension (mm) of each barcode element as the output prints it: raster outputs in dots, vector in px. */
 function xDimensions(output: Output, dpi: number): Map<string, number> {
-  const raster = output === 'zpl' || output === 'png';
-  const scene = layout(markup, {
-    fonts: ports.fonts,
-    images: new Map(),
-    target: raster ? { unit: 'dots', dpi } : { unit: 'px' },
-  });
-  const perInch = raster ? dpi : PX_PER_INCH;
   const ids = markup.elements.filter((e) => e.type === 'barcode').map((e) => e.id ?? '');
-  return new Map(
-    barcodeNodes(scene.nodes).map((n, i) => [ids[i] ?? '', (n.moduleWidth / perInch) * MM_PER_INCH]),
-  );
+  const { modules } = printedModules(markup, ports, output, dpi);
+  return new Map(modules.map((m, i) => [ids[i] ?? '', m.mm]));
 }
 
-let svg = '';
-let pdfPath = '';
+let vector: { svg: string; pdfPath: string };
 beforeAll(async () => {
-  svg = (await renderSvgLabels(markups, ports))[0]!;
-  pdfPath = join(dir, 'gs1.pdf');
-  writeFileSync(pdfPath, (await renderPdfLabels(markups, ports))[0]!);
+  vector = await vectorOutputs(markups, ports, dir, 'gs1');
 });
 
 describe.each(DPIS)('at %i dpi', (dpi) => {
-  const labelW = Math.round(4 * dpi);
-  const images = new Map<Output, GreyImage>();
+  let images = new Map<Output, GreyImage>();
   beforeAll(async () => {
-    const page = join(dir, `gs1-${dpi}`);
-    await run('pdftoppm', ['-r', String(dpi), '-gray', '-singlefile', pdfPath, page]);
-    images.set('pdf', await readPgm(`${page}.pgm`));
-    const { labels } = await renderZplLabels(markups, { dpi, maxWidthDots: labelW }, ports);
-    images.set('zpl', monoToGreyImage(decodeZpl(labels[0]!).bitmap));
-    images.set('png', decodePngToGrey((await renderPngLabels(markups, dpi, ports))[0]!));
-    const r = new Resvg(svg, {
-      font: { loadSystemFonts: false },
-      fitTo: { mode: 'width', value: labelW },
-      background: 'white',
-    }).render();
-    images.set('svg', rgbaToGreyImage(r.width, r.height, r.pixels));
+    images = await outputImages(markups, ports, vector, dpi, join(dir, `gs1-${dpi}`));
   });
 
   it.each(OUTPUTS)(

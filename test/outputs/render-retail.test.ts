@@ -8,36 +8,20 @@
  * add-on, ITF-14 10X inside its frame), an ITF-14 bearer at least 2X; the X-dimension each output prints must lie in
  * GS1's range (EAN/UPC 0.264–0.660 mm, ITF-14 0.495–1.016 mm).
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { layout } from '../../src/layout/layout';
-import type { BarcodeNode, SceneNode } from '../../src/layout/scene';
 import { parseMarkup } from '../../src/model/parse';
 import { nodeRenderPorts } from '../../src/node/render-ports';
-import { renderPdfLabels, renderPngLabels, renderSvgLabels, renderZplLabels } from '../../src/outputs/render';
-import { MM_PER_INCH, PX_PER_INCH } from '../../src/units/units';
-import {
-  cropGrey,
-  decodePngToGrey,
-  monoToGreyImage,
-  readPgm,
-  rgbaToGreyImage,
-  type GreyImage,
-} from '../support/grey-image';
+import { PX_PER_INCH } from '../../src/units/units';
+import { cropGrey, type GreyImage } from '../support/grey-image';
+import { OUTPUTS, outputImages, printedModules, vectorOutputs, type Output } from '../support/label-outputs';
 import { writeGreyPgm } from '../support/pgm';
 import { zbarDecodeFilesAsync } from '../support/zbar';
 import { zxingDecode } from '../support/zxing';
-import { decodeZpl } from '../support/zpl-decode';
 
-const run = promisify(execFile);
 const DPIS = [203, 300, 600] as const;
-type Output = 'zpl' | 'png' | 'svg' | 'pdf';
-const OUTPUTS: readonly Output[] = ['zpl', 'png', 'svg', 'pdf'];
 
 /** GS1 General Specifications X-dimension ranges (mm): retail EAN/UPC 0.264–0.660, ITF-14 0.495–1.016. */
 const X_RANGE_MM = { retail: [0.264, 0.66], itf14: [0.495, 1.016] } as const;
@@ -175,30 +159,12 @@ afterAll(() => {
   console.info(`X-dimension printed (mm):\n${printed.join('\n')}`);
 });
 
-function barcodeNodes(nodes: readonly SceneNode[]): BarcodeNode[] {
-  return nodes.flatMap((n) =>
-    n.kind === 'barcode' ? [n] : n.kind === 'group' ? barcodeNodes(n.children) : [],
-  );
-}
-
 /** Each symbol's module width as the output prints it: in image pixels at `dpi`, and in mm. */
 function modules(output: Output, dpi: number): Map<string, { px: number; mm: number }> {
-  const raster = output === 'zpl' || output === 'png';
-  const scene = layout(markup, {
-    fonts: ports.fonts,
-    images: new Map(),
-    target: raster ? { unit: 'dots', dpi } : { unit: 'px' },
-  });
-  expect(scene.warnings).toEqual([]);
-  const perInch = raster ? dpi : PX_PER_INCH;
-  const nodes = barcodeNodes(scene.nodes);
-  expect(nodes).toHaveLength(SYMBOLS.length);
-  return new Map(
-    nodes.map((n, i) => [
-      SYMBOLS[i]!.id,
-      { px: (n.moduleWidth / perInch) * dpi, mm: (n.moduleWidth / perInch) * MM_PER_INCH },
-    ]),
-  );
+  const printed = printedModules(markup, ports, output, dpi);
+  expect(printed.warnings).toEqual([]);
+  expect(printed.modules).toHaveLength(SYMBOLS.length);
+  return new Map(printed.modules.map((m, i) => [SYMBOLS[i]!.id, m]));
 }
 
 /** The element's box in the image, 3 px (at 96 dpi) larger on each side; neighbours are 6+ px away. */
@@ -232,31 +198,16 @@ function darkRuns(image: GreyImage, y: number): Array<[number, number]> {
   return runs;
 }
 
-let svg = '';
-let pdfPath = '';
+let vector: { svg: string; pdfPath: string };
 beforeAll(async () => {
-  svg = (await renderSvgLabels(markups, ports))[0]!;
-  pdfPath = join(dir, 'retail.pdf');
-  writeFileSync(pdfPath, (await renderPdfLabels(markups, ports))[0]!);
+  vector = await vectorOutputs(markups, ports, dir, 'retail');
 });
 
 describe.each(DPIS)('at %i dpi', (dpi) => {
-  const labelW = Math.round(4 * dpi);
-  const images = new Map<Output, GreyImage>();
+  let images = new Map<Output, GreyImage>();
   const reads = new Map<Output, Map<string, Array<[string, string]>>>();
   beforeAll(async () => {
-    const page = join(dir, `retail-${dpi}`);
-    await run('pdftoppm', ['-r', String(dpi), '-gray', '-singlefile', pdfPath, page]);
-    images.set('pdf', await readPgm(`${page}.pgm`));
-    const { labels } = await renderZplLabels(markups, { dpi, maxWidthDots: labelW }, ports);
-    images.set('zpl', monoToGreyImage(decodeZpl(labels[0]!).bitmap));
-    images.set('png', decodePngToGrey((await renderPngLabels(markups, dpi, ports))[0]!));
-    const r = new Resvg(svg, {
-      font: { loadSystemFonts: false },
-      fitTo: { mode: 'width', value: labelW },
-      background: 'white',
-    }).render();
-    images.set('svg', rgbaToGreyImage(r.width, r.height, r.pixels));
+    images = await outputImages(markups, ports, vector, dpi, join(dir, `retail-${dpi}`));
     // Every crop of every output in one zbarimg run.
     const paths = new Map<string, [Output, string]>();
     for (const [output, image] of images) {

@@ -2,9 +2,10 @@
  * The live preview: the label as a white card on a grey canvas, redrawn from each new Scene; zoom (fit,
  * 100 %, steps); click an element to focus its field; "Printer view" shows the 1-bit raster the head burns.
  */
-import { Suspense, lazy, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { Suspense, lazy, useEffect, useMemo, useRef } from 'react';
 import { ErrorNotice } from '../components/error-notice';
 import { Icon } from '../components/icons';
+import { useSize } from '../lib/use-size';
 import { useDocument, useStores, useUi } from '../store/stores-context';
 import { fieldsForElement, sceneToKonva } from './scene-to-konva';
 import { sceneText } from './scene-text';
@@ -15,20 +16,6 @@ const KonvaScene = lazy(loadKonvaScene);
 
 /** Room left around the label when it is fitted, in CSS px. */
 const FIT_MARGIN = 48;
-
-function useSize(ref: RefObject<HTMLElement | null>): { width: number; height: number } {
-  const [size, setSize] = useState({ width: 0, height: 0 });
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry) setSize({ width: entry.contentRect.width, height: entry.contentRect.height });
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [ref]);
-  return size;
-}
 
 export function PreviewPanel() {
   const { ui, document } = useStores();

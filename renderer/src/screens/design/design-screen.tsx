@@ -7,7 +7,7 @@
  * Ctrl+C/X/V/D/A, Ctrl+Z and Ctrl+Shift+Z or Ctrl+Y, Ctrl+S, Ctrl+plus/minus zoom (Ctrl+0 fits), Escape. Leaving the screen or opening another
  * template with unsaved changes asks first.
  */
-import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TemplateProblemView } from '../../../../src/ipc/contract';
 import { applyWirePreview, MissingBaseScene } from '../../../../src/ipc/wire-preview';
 import type { WireScene } from '../../../../src/ipc/wire-scene';
@@ -15,6 +15,7 @@ import { ELEMENT_TYPES, type Element } from '../../../../src/model/elements';
 import type { Template } from '../../../../src/model/schema';
 import { ErrorNotice } from '../../components/error-notice';
 import { Icon } from '../../components/icons';
+import { useSize } from '../../lib/use-size';
 import type { NewDesign } from '../../design/design-document';
 import { freeSpot } from '../../design/free-spot';
 import { labelBox, type Alignment, type ZOrder } from '../../design/operations';
@@ -42,21 +43,6 @@ const NO_PROBLEMS: readonly TemplateProblemView[] = [];
 
 type Pending = { kind: 'leave'; to: Screen } | { kind: 'new' } | { kind: 'open' };
 type Dialog = 'new' | 'open' | null;
-
-/** The element's size, followed; `shown` changes when the element comes and goes. */
-function useSize(ref: RefObject<HTMLElement | null>, shown: boolean): { width: number; height: number } {
-  const [size, setSize] = useState({ width: 0, height: 0 });
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry) setSize({ width: entry.contentRect.width, height: entry.contentRect.height });
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, [ref, shown]);
-  return size;
-}
 
 /**
  * The document drawn by the renderer's preview engine with no values typed (each field's placeholder prints),
