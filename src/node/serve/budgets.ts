@@ -99,6 +99,17 @@ function budgetDpi(request: object): number {
   return 'dpi' in request && typeof request.dpi === 'number' ? request.dpi : DPI_RANGE.default;
 }
 
+/**
+ * What a render request counts against its key in the renders' fair order (work-gate.ts): its copies, weighted
+ * by its dpi's dots against 203 dpi — known before the template is read, proportional to the output the request
+ * asks for. A 1,000-copy request therefore waits as long as a thousand single labels from other keys would.
+ */
+export function renderFairCost(request: object): number {
+  const amount = 'amount' in request && typeof request.amount === 'number' ? request.amount : 1;
+  const scale = budgetDpi(request) / DPI_RANGE.default;
+  return Math.max(1, amount * scale * scale);
+}
+
 /** Throws a 422 on `amount` when the copies' dots at the route's dpi exceed `limit`. */
 export function checkOutputDots(request: object, markups: readonly Markup[], limit: number): void {
   const dpi = budgetDpi(request);

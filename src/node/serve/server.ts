@@ -35,6 +35,7 @@ import {
   checkResponseBytes,
   DEFAULT_LIMITS,
   RENDERING_ROUTES,
+  renderFairCost,
   serverBusy,
   type ServerLimits,
 } from './budgets';
@@ -303,7 +304,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
               },
             );
           // Renders wait for a place (budgets.ts); a full queue is a 429 before any work.
-          const pending = rendering ? renders.run(run, key) : run();
+          const pending = rendering ? renders.run(run, key, renderFairCost(parsed.data)) : run();
           if (typeof pending === 'string') throw serverBusy(pending, limits);
           const result = await pending;
           checkResponseBytes(result.body, result.copies, limits.responseBytes);

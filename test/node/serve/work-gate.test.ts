@@ -99,3 +99,77 @@ describe('workGate', () => {
     await heavy;
   });
 });
+
+describe('workGate: fair order by cost between owners', () => {
+  /** One running place held by a blocker; then tasks queue; the order they run in is recorded. */
+  async function runOrder(
+    arrivals: readonly { owner: string | undefined; cost: number; name: string }[],
+  ): Promise<string[]> {
+    const gate = workGate(1, arrivals.length);
+    const order: string[] = [];
+    const blocker = later();
+    const first = gate.run(async () => blocker.promise, 'blocker');
+    const tasks = arrivals.map(({ owner, cost, name }) =>
+      gate.run(async () => void order.push(name), owner, cost),
+    );
+    blocker.resolve();
+    await Promise.all([first, ...tasks]);
+    return order;
+  }
+
+  test('a key asking for 1,000 copies a request runs one request per 1,000 single labels of a busy key', async () => {
+    // The heavy key queues 3 requests of 1,000 copies first; the light key then queues 2,500 single labels.
+    const arrivals = [
+      ...Array.from({ length: 3 }, (_, k) => ({ owner: 'heavy', cost: 1000, name: `heavy ${k}` })),
+      ...Array.from({ length: 2500 }, (_, k) => ({ owner: 'light', cost: 1, name: `light ${k}` })),
+    ];
+    const order = await runOrder(arrivals);
+    // Heavy's first request starts at once (it was given nothing yet), its second after light's first 1,000
+    // labels, its third after 2,000: each key gets the same copies through the gate.
+    expect(order.indexOf('heavy 0')).toBe(0);
+    expect(order.indexOf('heavy 1')).toBe(1 + 1000);
+    expect(order.indexOf('heavy 2')).toBe(2 + 2000);
+    expect(order.filter((name) => name.startsWith('light'))).toEqual(
+      Array.from({ length: 2500 }, (_, k) => `light ${k}`),
+    );
+  });
+
+  test('one owner alone runs in arrival order whatever the costs, and gets every place (nothing held back)', async () => {
+    const order = await runOrder([
+      { owner: 'a', cost: 1000, name: 'a0' },
+      { owner: 'a', cost: 1, name: 'a1' },
+      { owner: 'a', cost: 500, name: 'a2' },
+      { owner: 'a', cost: 1, name: 'a3' },
+    ]);
+    expect(order).toEqual(['a0', 'a1', 'a2', 'a3']);
+  });
+
+  test('an owner idle for a while banks no credit: it starts level with the queue, not ahead of it', async () => {
+    const gate = workGate(1, 100);
+    // 'old' was busy long ago; 'busy' has since had 50 places.
+    await gate.run(async () => undefined, 'old', 1);
+    for (let k = 0; k < 50; k++) await gate.run(async () => undefined, 'busy', 1);
+    const order: string[] = [];
+    const blocker = later();
+    const first = gate.run(async () => blocker.promise, 'busy', 1);
+    const queued = [
+      ...Array.from({ length: 3 }, (_, k) => gate.run(async () => void order.push(`busy ${k}`), 'busy', 1)),
+      ...Array.from({ length: 3 }, (_, k) => gate.run(async () => void order.push(`new ${k}`), 'fresh', 1)),
+      ...Array.from({ length: 3 }, (_, k) => gate.run(async () => void order.push(`old ${k}`), 'old', 1)),
+    ];
+    blocker.resolve();
+    await Promise.all([first, ...queued]);
+    // Equal shares from now on: the three keys alternate instead of 'old' and 'fresh' taking 50 places first.
+    expect(order.slice(0, 3).sort()).toEqual(['busy 0', 'new 0', 'old 0']);
+    expect(order.slice(3, 6).sort()).toEqual(['busy 1', 'new 1', 'old 1']);
+  });
+
+  test('tasks without an owner share one arrival-order line with the same fairness against owners', async () => {
+    const order = await runOrder([
+      { owner: undefined, cost: 1, name: 'x0' },
+      { owner: undefined, cost: 1, name: 'x1' },
+      { owner: 'k', cost: 1, name: 'k0' },
+    ]);
+    expect(order).toEqual(['x0', 'k0', 'x1']);
+  });
+});
