@@ -47,14 +47,23 @@ export type ZplSettings = z.infer<typeof zplSettingsSchema>;
 
 /**
  * How a job's labels are rendered when printing reaches them (absent: every payload was stored at creation).
- * Label n (1-based) is row `floor((n - 1) / copies)`; its counters are `counterFirsts[field] + (n - 1) × step`.
+ * Label n (1-based) is row `floor((n - 1) / copies)`; its counters are `counterFirsts[field] + (n - 1) × step`,
+ * or for a counter numbered per row (an SSCC) `counterFirsts[field] + unit × step`, `unit` the request row.
  */
 export const jobRenderSchema = z.object({
   /** Folder that relative image paths of the template are read from. */
   baseDir: z.string().optional(),
   zpl: zplSettingsSchema,
-  /** First counter number reserved for this job, per counter field; the job owns `labelCount` numbers. */
+  /**
+   * First counter number reserved for this job, per counter field; the job owns `labelCount` numbers of each
+   * (the request's row count of a counter numbered per row).
+   */
   counterFirsts: z.record(z.string(), z.number().int()).default({}),
+  /**
+   * The request row (0-based) each stored row repeats, when rows with different copies were stored one label
+   * each; absent, stored row i is request row i. Counters numbered per row (SSCC) use it.
+   */
+  counterUnits: z.array(z.number().int().min(0)).optional(),
   /** Line number in the CSV file of each row (for `jobs show` and the audit log), when from a CSV. */
   sourceRows: z.array(z.number().int()).optional(),
   /**

@@ -90,14 +90,56 @@ export function formatCounter(counter: Counter, value: number): string {
 }
 
 /**
- * The numbers of label `index` (0-based, in print order) of a job whose counters start at `firsts` (the first
- * number reserved per field): one number per physical label, so copies of a row get consecutive numbers.
+ * Whether the copies of one row share the field's number. An SSCC names one logistic unit, and GS1 labels a
+ * pallet on two sides with the same SSCC, so its copies are identical; any other counter numbers every physical
+ * label (a serial number per label).
  */
-export function counterValuesAt(template: Template, firsts: CounterValues, index: number): CounterValues {
+export function counterPerRow(field: Field): boolean {
+  return counterSettings(field).gs1 !== undefined;
+}
+
+/** How many numbers a job reserves for `field`: one per row (SSCC) or one per physical label. */
+export function counterNumbersNeeded(field: Field, rows: number, labels: number): number {
+  return counterPerRow(field) ? rows : labels;
+}
+
+/**
+ * The numbers of label `index` (0-based, in print order) of a job whose counters start at `firsts` (the first
+ * number reserved per field), `unit` being the 0-based row of the request that label comes from: a counter
+ * numbered per label takes `index`, so copies of a row get consecutive numbers; an SSCC takes `unit`, so they
+ * share one (counterPerRow).
+ */
+export function counterValuesAt(
+  template: Template,
+  firsts: CounterValues,
+  index: number,
+  unit: number,
+): CounterValues {
   const out: Record<string, number> = {};
   for (const field of counterFields(template)) {
     const first = firsts[field.name];
-    if (first !== undefined) out[field.name] = first + index * counterSettings(field).step;
+    if (first !== undefined) {
+      out[field.name] = first + (counterPerRow(field) ? unit : index) * counterSettings(field).step;
+    }
   }
   return out;
+}
+
+/**
+ * The counter numbers of label `n` (1-based) of a stored job: its stored row is `floor((n - 1) / copies)`, and
+ * `units` (absent: the stored rows are the request's rows) says which request row each stored row repeats.
+ */
+export function jobLabelCounters(
+  template: Template,
+  job: { copies: number; render?: { counterFirsts: CounterValues; counterUnits?: readonly number[] } },
+  n: number,
+): CounterValues {
+  if (!job.render) return {};
+  const stored = Math.floor((n - 1) / job.copies);
+  return counterValuesAt(
+    template,
+    job.render.counterFirsts,
+    n - 1,
+    job.render.counterUnits?.[stored] ?? stored,
+  );
 }

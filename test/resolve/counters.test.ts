@@ -66,8 +66,8 @@ describe('counter fields', () => {
 
   it('label i of a job gets first + i × step: one number per physical label', () => {
     expect(counterFields(template).map((f) => f.name)).toEqual(['serial', 'n']);
-    expect(counterValuesAt(template, { serial: 7, n: 1 }, 0)).toEqual({ serial: 7, n: 1 });
-    expect(counterValuesAt(template, { serial: 7, n: 1 }, 3)).toEqual({ serial: 22, n: 4 });
+    expect(counterValuesAt(template, { serial: 7, n: 1 }, 0, 0)).toEqual({ serial: 7, n: 1 });
+    expect(counterValuesAt(template, { serial: 7, n: 1 }, 3, 0)).toEqual({ serial: 22, n: 4 });
   });
 
   it('are not checked as form values (a required counter needs no value from the user)', () => {

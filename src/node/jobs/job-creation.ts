@@ -6,7 +6,13 @@
  */
 import { formatLabelList, type JobSpec } from '../../jobs/model';
 import { formatPrinterUri, parsePrinterUri } from '../../printers/uri';
-import { counterFields, counterKey, counterRangeProblem, counterSettings } from '../../resolve/counters';
+import {
+  counterFields,
+  counterKey,
+  counterNumbersNeeded,
+  counterRangeProblem,
+  counterSettings,
+} from '../../resolve/counters';
 import type { JobEvents } from './job-events';
 import {
   checkedRows,
@@ -49,7 +55,10 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
     // Equal copies: rows stored once with `copies`; else each row repeated, one label each.
     const uniform = rows.every((r) => r.copies === rows[0]?.copies);
     const copies = uniform ? (rows[0]?.copies ?? 1) : 1;
-    const stored = uniform ? rows : rows.flatMap((r) => Array.from({ length: r.copies }, () => r));
+    // `unit`: the request row a stored row comes from (an SSCC is one per request row, shared by its copies).
+    const stored = uniform
+      ? rows.map((r, unit) => ({ ...r, unit }))
+      : rows.flatMap((r, unit) => Array.from({ length: r.copies }, () => ({ ...r, unit })));
     const labelCount = stored.length * copies;
     checkMarkupCount(request, labelCount);
     const user = request.user ?? serviceUser;
@@ -57,18 +66,14 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
       const counterFirsts: Record<string, number> = {};
       for (const field of request.markups ? [] : counterFields(template)) {
         const c = counterSettings(field);
-        const first = counters.reserve(
-          counterKey(field, template.name, printer),
-          labelCount,
-          c.start,
-          c.step,
-        );
+        const needed = counterNumbersNeeded(field, rows.length, labelCount);
+        const first = counters.reserve(counterKey(field, template.name, printer), needed, c.start, c.step);
         // Thrown inside the creating transaction: the reservation is rolled back with the job.
-        const problem = counterRangeProblem(field, first, first + (labelCount - 1) * c.step);
+        const problem = counterRangeProblem(field, first, first + (needed - 1) * c.step);
         if (problem) throw new JobRequestError(problem);
         counterFirsts[field.name] = first;
       }
-      const sourceRows = stored.map((r, i) => r.row ?? i + 1);
+      const sourceRows = stored.map((r) => r.row ?? r.unit + 1);
       return {
         printer,
         format: 'zpl',
@@ -82,6 +87,7 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
           ...(request.baseDir !== undefined ? { baseDir: request.baseDir } : {}),
           zpl: setup.zpl,
           counterFirsts,
+          ...(uniform ? {} : { counterUnits: stored.map((r) => r.unit) }),
           sourceRows,
           ...(request.markups ? { markups: [...request.markups] } : {}),
         },

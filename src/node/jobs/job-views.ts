@@ -8,7 +8,7 @@ import { reprintChain, type FirstLabel } from '../../jobs/reprint-chain';
 import { JobNotFound } from '../../jobs/store';
 import { parseTemplate } from '../../model/parse';
 import type { Template } from '../../model/schema';
-import { counterFields, counterSettings, counterValuesAt, formatCounter } from '../../resolve/counters';
+import { counterFields, counterSettings, formatCounter, jobLabelCounters } from '../../resolve/counters';
 import type { JobDetail, JobLabel } from './job-service-types';
 import type { JobSummary, SqliteJobStore } from './sqlite-job-store';
 
@@ -74,7 +74,7 @@ export function jobViews(store: SqliteJobStore): JobViews {
       const row = source.rows.length ? (source.render?.sourceRows?.[rowIndex] ?? rowIndex + 1) : null;
       const values: Record<string, string> = {};
       if (template && source.render) {
-        const numbers = counterValuesAt(template, source.render.counterFirsts, n - 1);
+        const numbers = jobLabelCounters(template, source, n);
         for (const field of counterFields(template)) {
           const v = numbers[field.name];
           if (v !== undefined) values[field.name] = formatCounter(counterSettings(field), v);

@@ -15,7 +15,7 @@ import { prepareImages } from '../../engine/incomplete-markup';
 import { retagLabel, tagLabel, type Job } from '../../jobs/model';
 import { reprintChain } from '../../jobs/reprint-chain';
 import { JobNotFound } from '../../jobs/store';
-import { counterValuesAt } from '../../resolve/counters';
+import { jobLabelCounters } from '../../resolve/counters';
 import { resolveOne } from '../../resolve/resolve';
 import { parseMarkup, parseTemplate } from '../../model/parse';
 import type { Markup, Template } from '../../model/schema';
@@ -104,7 +104,7 @@ export function createLabelRenderer(
     const given = how.markups?.[n - 1];
     if (given !== undefined) return parseMarkup(given, `job ${job.id} label ${n}`);
     const row = job.rows[Math.floor((n - 1) / job.copies)] ?? {};
-    return resolveOne(template, row, counterValuesAt(template, how.counterFirsts, n - 1));
+    return resolveOne(template, row, jobLabelCounters(template, job, n));
   };
 
   /**

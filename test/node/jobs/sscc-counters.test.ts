@@ -2,7 +2,8 @@
  * SSCC counters through the job service (issue #23): the job store reserves each label's serial reference in the
  * transaction that creates its job, so SSCCs are never typed and never repeat on this workstation — across jobs,
  * a restart (a new service over the same SQLite file), other printers and other templates with the same company
- * prefix; a job that would run past the last serial reference is refused and reserves nothing.
+ * prefix; a job that would run past the last serial reference is refused and reserves nothing. An SSCC names one
+ * logistic unit, so the copies of a row (the same pallet labelled on two sides) share it; rows get their own.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,13 +57,12 @@ async function ssccsOf(
   jobs: JobService,
   template: ReturnType<typeof pallets>,
   printer: string,
-  labels: number,
+  pallets: number,
 ): Promise<string[]> {
   const { job } = await jobs.addJob({
     template,
     printer,
-    rows: [{ data: {} }],
-    copies: labels,
+    rows: Array.from({ length: pallets }, () => ({ data: {} })),
     dpi: 203,
     start: false, // nothing to print to: the numbers are reserved when the job is created
   });
@@ -112,12 +112,12 @@ describe('SSCC counters in the job store', () => {
         },
       ],
     });
-    const add = (copies: number) =>
+    const add = (pallets: number) =>
       jobs.addJob({
         template: narrow,
         printer: 'tcp://127.0.0.1:9101',
-        rows: [{ data: {} }],
-        copies,
+        rows: Array.from({ length: pallets }, () => ({ data: {} })),
+        copies: 2, // each pallet labelled on two sides: copies do not use up serial references
         start: false,
         dpi: 203,
       });
@@ -131,9 +131,62 @@ describe('SSCC counters in the job store', () => {
     const { job } = await add(3);
     expect(jobs.labels(job.id).map((l) => l.counters.sscc)).toEqual([
       '006141411234599976',
+      '006141411234599976',
       '006141411234599983',
+      '006141411234599983',
+      '006141411234599990',
       '006141411234599990',
     ]);
     await expect(add(1)).rejects.toThrow(/the SSCC range is exhausted .* \(none left\)/);
+  }, 30_000);
+
+  it('copies of a row share its SSCC (both sides of a pallet), rows with different copies too; a serial number per label does not', async () => {
+    const jobs = service(tempDir());
+    const template = parseTemplate({
+      ...JSON.parse(JSON.stringify(pallets('sides'))),
+      fields: [
+        ...JSON.parse(JSON.stringify(pallets('sides'))).fields,
+        { name: 'n', label: 'Label number', placeholder: '', type: 'counter', counter: { start: 1 } },
+      ],
+    });
+    // Three pallets, the second labelled on four sides: rows with different copies are stored one label each.
+    const { job } = await jobs.addJob({
+      template,
+      printer: 'tcp://127.0.0.1:9101',
+      rows: [
+        { data: {}, copies: 2 },
+        { data: {}, copies: 4 },
+        { data: {}, copies: 1 },
+      ],
+      start: false,
+      dpi: 203,
+    });
+    const labels = jobs.labels(job.id);
+    expect(labels.map((l) => [l.row, l.counters.sscc, l.counters.n])).toEqual([
+      [1, '306141410000000013', '1'],
+      [1, '306141410000000013', '2'],
+      [2, '306141410000000020', '3'],
+      [2, '306141410000000020', '4'],
+      [2, '306141410000000020', '5'],
+      [2, '306141410000000020', '6'],
+      [3, '306141410000000037', '7'],
+    ]);
+    // Three SSCCs were used, not seven: the next job starts at the fourth.
+    expect(await ssccsOf(jobs, template, 'tcp://127.0.0.1:9101', 1)).toEqual(['306141410000000044']);
+    // Equal copies (rows stored once with copies): the same rule.
+    const { job: equal } = await jobs.addJob({
+      template,
+      printer: 'tcp://127.0.0.1:9101',
+      rows: [{ data: {} }, { data: {} }],
+      copies: 2,
+      start: false,
+      dpi: 203,
+    });
+    expect(jobs.labels(equal.id).map((l) => l.counters.sscc)).toEqual([
+      '306141410000000051',
+      '306141410000000051',
+      '306141410000000068',
+      '306141410000000068',
+    ]);
   }, 30_000);
 });

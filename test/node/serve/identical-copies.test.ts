@@ -144,7 +144,7 @@ describe('a request for identical copies', () => {
 describe('copies that differ', () => {
   test('counter numbers per copy still give different labels, each its own single render', async () => {
     const markups = Array.from({ length: 6 }, (_, i) =>
-      resolveOne(serials, { sku: 'A-1' }, counterValuesAt(serials, { serial: 7 }, i)),
+      resolveOne(serials, { sku: 'A-1' }, counterValuesAt(serials, { serial: 7 }, i, 0)),
     );
     const texts = markups.map((m) => (m.elements[0] as { text: string }).text);
     expect(texts).toEqual([
@@ -166,7 +166,7 @@ describe('copies that differ', () => {
 
   test('copies mixing repeated and different markups keep their order', async () => {
     const [a, b] = [0, 1].map((i) =>
-      resolveOne(serials, { sku: 'B' }, counterValuesAt(serials, { serial: 1 }, i)),
+      resolveOne(serials, { sku: 'B' }, counterValuesAt(serials, { serial: 1 }, i, 0)),
     ) as [Markup, Markup];
     const zpl = await renderZplLabels([a, a, b, structuredClone(a), b], { dpi: 203 }, ports);
     const [ja, jb] = [zpl.labels[0], zpl.labels[2]];
