@@ -16,7 +16,7 @@
  *    (the optional second call, `placeholders: true`, learns them and counts as another print).
  */
 import { formatLabel, type BarcodeFormat } from '../model/barcode/formats';
-import { REFERENCE_ATTRIBUTES, TemplateElementSchema, type ElementType } from '../model/elements';
+import { referenceAttributes, TemplateElementSchema, type ElementType } from '../model/elements';
 import { parseTemplate } from '../model/parse';
 import { escapeLiteral, FIELD_NAME, parseRefs } from '../model/refs';
 import { SCHEMA_VERSION, type Markup, type Template } from '../model/schema';
@@ -199,7 +199,7 @@ export async function captureTemplate(options: CaptureOptions): Promise<CaptureR
     const path = `elements[${index}]`;
     const type = element.type as ElementType;
     const allowed = ALLOWED.get(type) ?? new Set<string>();
-    const refAttrs = REFERENCE_ATTRIBUTES[type] ?? [];
+    const refAttrs = referenceAttributes(type);
     const out: Record<string, unknown> = {};
     const dropped: string[] = [];
     for (const [key, value] of Object.entries(element)) {
@@ -324,7 +324,7 @@ function learnPlaceholders(elements: readonly Record<string, unknown>[], bare: M
   elements.forEach((element, i) => {
     const other = bare.elements[i] as Record<string, unknown> | undefined;
     if (!other) return;
-    for (const attr of REFERENCE_ATTRIBUTES[element.type as ElementType] ?? []) {
+    for (const attr of referenceAttributes(element.type)) {
       const source = element[attr];
       const value = other[attr];
       if (typeof source !== 'string' || typeof value !== 'string') continue;

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { assertNever } from '../base/assert-never';
 import { formatPath } from '../model/errors';
 import { parseRefs } from '../model/refs';
-import { REFERENCE_ATTRIBUTES, type ElementType } from '../model/elements';
+import { referenceAttributes } from '../model/elements';
 import type { Markup, Template } from '../model/schema';
 import type { ErrorBody } from '../label-api/contract';
 import { kindOf } from '../base/error-kind';
@@ -68,9 +68,8 @@ export function invalidRequest(error: z.ZodError): HttpError {
 function fieldsOfElement(template: Template, index: number): string[] {
   const element = template.elements[index];
   if (!element) return [];
-  const attrs = REFERENCE_ATTRIBUTES[element.type as ElementType] ?? [];
   const names = new Set<string>();
-  for (const attr of attrs) {
+  for (const attr of referenceAttributes(element.type)) {
     const source = (element as Record<string, unknown>)[attr];
     if (typeof source !== 'string') continue;
     for (const seg of parseRefs(source)) if (seg.kind === 'field') names.add(seg.name);

@@ -198,3 +198,13 @@ export const REFERENCE_ATTRIBUTES: Partial<Record<ElementType, readonly string[]
   image: ['url'],
   rfid: ['epc'],
 };
+
+/**
+ * The attributes of an element of `type` (any value: read before validation too) whose string values may carry
+ * field references; none for an unknown type — "constructor" or "__proto__" included, not Object's own members.
+ */
+export function referenceAttributes(type: unknown): readonly string[] {
+  return typeof type === 'string' && Object.hasOwn(REFERENCE_ATTRIBUTES, type)
+    ? (REFERENCE_ATTRIBUTES[type as ElementType] ?? [])
+    : [];
+}

@@ -5,7 +5,7 @@
  * template format does not know (markup is loose, spec §2.3) are dropped; copies that differ (a counter)
  * become one template each.
  */
-import { TemplateElementSchema, REFERENCE_ATTRIBUTES, type Element } from './elements';
+import { TemplateElementSchema, referenceAttributes, type Element } from './elements';
 import { TemplateValidationError, formatPath, problemsOf, type Problem } from './errors';
 import { MarkupSchema, SCHEMA_VERSION, TemplateSchema, type Markup, type Template } from './schema';
 
@@ -32,8 +32,7 @@ function toElement(
   problems: Problem[],
 ): Element | undefined {
   const value = structuredClone(raw);
-  const refs = REFERENCE_ATTRIBUTES[value.type as keyof typeof REFERENCE_ATTRIBUTES] ?? [];
-  for (const attr of refs) {
+  for (const attr of referenceAttributes(value.type)) {
     const text = value[attr];
     if (typeof text === 'string') value[attr] = literal(text);
   }

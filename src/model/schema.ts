@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { isColor } from './color';
-import { MarkupElementSchema, REFERENCE_ATTRIBUTES, TemplateElementSchema } from './elements';
+import { MarkupElementSchema, referenceAttributes, TemplateElementSchema } from './elements';
 import { FIELD_NAME, RefSyntaxError, parseRefs } from './refs';
 import { stageToInches } from '../units/units';
 
@@ -224,9 +224,7 @@ export function referenceProblems(raw: unknown): { path: (string | number)[]; me
   elements.forEach((el: unknown, i) => {
     if (typeof el !== 'object' || el === null) return;
     const type = (el as { type?: unknown }).type;
-    const attrs =
-      typeof type === 'string' ? (REFERENCE_ATTRIBUTES[type as keyof typeof REFERENCE_ATTRIBUTES] ?? []) : [];
-    for (const attr of attrs) {
+    for (const attr of referenceAttributes(type)) {
       const source = (el as Record<string, unknown>)[attr];
       if (typeof source !== 'string') continue;
       try {

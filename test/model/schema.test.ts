@@ -186,6 +186,15 @@ describe('template format', () => {
     expect(file).toEqual(JSON.parse(JSON.stringify(templateJsonSchema())));
   });
 
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])(
+    'an element whose type is %s (a name Object itself has) is a validation problem, not a crash',
+    (type) => {
+      const t = rawTemplate('shipping-4x6') as { elements: Record<string, unknown>[] };
+      t.elements[1] = { ...t.elements[1], type };
+      expect(() => parseTemplate(t)).toThrow(TemplateValidationError);
+    },
+  );
+
   it('random mutations of bundled templates never crash validation: a template or a TemplateValidationError (property)', () => {
     const names = bundledTemplateNames();
     const junk = fc.oneof(

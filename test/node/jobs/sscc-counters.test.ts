@@ -57,12 +57,12 @@ async function ssccsOf(
   jobs: JobService,
   template: ReturnType<typeof pallets>,
   printer: string,
-  pallets: number,
+  count: number,
 ): Promise<string[]> {
   const { job } = await jobs.addJob({
     template,
     printer,
-    rows: Array.from({ length: pallets }, () => ({ data: {} })),
+    rows: Array.from({ length: count }, () => ({ data: {} })),
     dpi: 203,
     start: false, // nothing to print to: the numbers are reserved when the job is created
   });
@@ -112,11 +112,11 @@ describe('SSCC counters in the job store', () => {
         },
       ],
     });
-    const add = (pallets: number) =>
+    const add = (count: number) =>
       jobs.addJob({
         template: narrow,
         printer: 'tcp://127.0.0.1:9101',
-        rows: Array.from({ length: pallets }, () => ({ data: {} })),
+        rows: Array.from({ length: count }, () => ({ data: {} })),
         copies: 2, // each pallet labelled on two sides: copies do not use up serial references
         start: false,
         dpi: 203,
