@@ -42,7 +42,7 @@ export function drawBarcode(
   // A side the element leaves out is the symbol's natural size (barcode/natural-size.ts), at its own x/y.
   const natural =
     el.width === undefined || el.height === undefined
-      ? naturalBarcodeBox(geometry, el.humanReadable, el.bearer)
+      ? naturalBarcodeBox(geometry, el.humanReadable, el.bearer, el.moduleWidth)
       : undefined;
   const box = {
     x: at.x,
@@ -59,6 +59,7 @@ export function drawBarcode(
     {
       ...(el.humanReadable !== undefined ? { humanReadable: el.humanReadable } : {}),
       ...(el.bearer !== undefined ? { bearer: el.bearer } : {}),
+      ...(el.moduleWidth !== undefined ? { module: el.moduleWidth * k } : {}),
       color: barColor,
       element: index,
       layoutText: (text, textBox, size) =>

@@ -107,6 +107,12 @@ const shapes = {
     eclevel: z.string().max(2).optional(),
     /** ITF-14 bearer bars: frame (default; GS1 asks for it on corrugated), top-bottom (enough on labels), none. */
     bearer: z.enum(ITF_BEARERS).optional(),
+    /**
+     * The X-dimension (narrowest bar, or a 2D symbol's module) in px at 96 dpi, as x and width are; on a printer
+     * rounded to whole dots (at least 1). Absent: the largest module the box holds. A fixed X keeps a symbol's
+     * size — and, for GS1 logistic labels, its X and bar height in the spec's range — whatever the value's length.
+     */
+    moduleWidth: z.number().finite().positive().max(100).optional(),
   },
   line: {
     ...common,

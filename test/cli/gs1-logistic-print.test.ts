@@ -3,7 +3,8 @@
  * TCP, its SSCC made by the counter. Each label's ZPL as the printer received it is decoded to dots (^GFA,
  * support/zpl-decode) and every symbol read by ZXing at its element's box: `]C1` and the element string — the
  * SSCC `00` + extension digit + company prefix + serial reference + check digit, consecutive from label to
- * label and across a second run over the same data folder; the contents and batch/best-before symbols too.
+ * label and across a second run over the same data folder; the contents and batch/best-before symbols too — each
+ * printed with GS1's X-dimension and bar height for logistic labels (0.495–1.016 mm, bars ≥ 31.75 mm).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,8 +66,22 @@ function narrowestRun(image: GreyImage, y: number): number {
   return narrowest;
 }
 
+/** The height (dots) of the first bar crossing the row at `y`: its dark run up and down from that row. */
+function firstBarHeight(image: GreyImage, y: number): number {
+  const row = image.grey.subarray(y * image.width, (y + 1) * image.width);
+  const x = row.findIndex((v) => v < 128);
+  const dark = (yy: number) => yy >= 0 && yy < image.height && image.grey[yy * image.width + x]! < 128;
+  let top = y;
+  while (dark(top - 1)) top--;
+  let bottom = y;
+  while (dark(bottom + 1)) bottom++;
+  return bottom - top + 1;
+}
+
 /** The X-dimensions (mm, 3 decimals) printed, by element id: the narrowest bar or space across the bars. */
 const xPrinted: Record<string, number>[] = [];
+/** The bar heights (mm, 2 decimals) printed, by element id. */
+const heightPrinted: Record<string, number>[] = [];
 
 /** What ZXing reads at each barcode element's box of a printed label: [symbology identifier, text] by id. */
 async function readLabel(zpl: string): Promise<Record<string, [string, string][]>> {
@@ -75,6 +90,8 @@ async function readLabel(zpl: string): Promise<Record<string, [string, string][]
   const got: Record<string, [string, string][]> = {};
   const xs: Record<string, number> = {};
   xPrinted.push(xs);
+  const heights: Record<string, number> = {};
+  heightPrinted.push(heights);
   for (const el of template.elements) {
     if (el.type !== 'barcode' || el.width === undefined || el.height === undefined) continue;
     const m = 3;
@@ -85,8 +102,10 @@ async function readLabel(zpl: string): Promise<Record<string, [string, string][]
       height: (el.height + 2 * m) * scale,
     });
     got[el.id ?? ''] = (await zxingDecode(crop)).map((r) => [r.symbologyIdentifier, r.text]);
-    const dots = narrowestRun(image, Math.round((el.y + el.height / 3) * scale));
+    const across = Math.round((el.y + el.height / 3) * scale);
+    const dots = narrowestRun(image, across);
     xs[el.id ?? ''] = Number(((dots / 203) * MM_PER_INCH).toFixed(3));
+    heights[el.id ?? ''] = Number(((firstBarHeight(image, across) / 203) * MM_PER_INCH).toFixed(2));
   }
   return got;
 }
@@ -125,6 +144,12 @@ it('gs1-logistic-4x6 prints with counter-made SSCCs that scan as ]C1 00 + the SS
     for (const x of Object.values(xs)) expect(x >= 0.495 && x <= 1.016, JSON.stringify(xPrinted)).toBe(true);
   }
   expect(xPrinted.map((xs) => xs.sscc)).toEqual([0.5, 0.5, 0.5]);
+  // And every bar at least 31.75 mm high, GS1's minimum for logistic labels at these X-dimensions.
+  for (const heights of heightPrinted) {
+    expect(Object.keys(heights).sort()).toEqual(['batch', 'content', 'sscc']);
+    for (const h of Object.values(heights))
+      expect(h, JSON.stringify(heightPrinted)).toBeGreaterThanOrEqual(31.75);
+  }
 }, 120_000);
 
 it('labeldesk print refuses it: only a job numbers an SSCC, and its placeholder must never reach a pallet', async () => {

@@ -15,15 +15,19 @@ export const NATURAL_BAR_HEIGHT_PX = 48;
 /** Room for the human-readable line under the bars, px at 96 dpi. */
 const TEXT_ROW_PX = 16;
 
-/** The box (px at 96 dpi) a barcode takes at its natural size, for the sides the element leaves out. */
+/**
+ * The box (px at 96 dpi) a barcode takes at its natural size, for the sides the element leaves out: `modulePx`
+ * a module (the element's moduleWidth when it has one).
+ */
 export function naturalBarcodeBox(
   geometry: BarcodeGeometry,
   humanReadable: boolean | undefined,
   bearer?: ItfBearer,
+  modulePx: number = NATURAL_MODULE_PX,
 ): { width: number; height: number } {
   const size = geometrySize(geometry);
-  const width = placedWidthModules(geometry, bearer) * NATURAL_MODULE_PX;
-  if (geometry.kind === 'matrix') return { width, height: size.height * NATURAL_MODULE_PX };
+  const width = placedWidthModules(geometry, bearer) * modulePx;
+  if (geometry.kind === 'matrix') return { width, height: size.height * modulePx };
   const text = (humanReadable ?? humanReadableByDefault(geometry.format)) ? TEXT_ROW_PX : 0;
   return { width, height: NATURAL_BAR_HEIGHT_PX + text };
 }

@@ -44,6 +44,11 @@ export interface PlaceOptions {
   element?: number;
   /** ITF-14's bearer bars; default a frame (GS1 asks for it when ITF-14 is printed on corrugated). */
   bearer?: ItfBearer;
+  /**
+   * The module asked for, in scene units (rounded to whole dots on raster targets, at least 1); default the
+   * largest that fits. When the symbol does not fit the box at it, the largest that fits is used, with a warning.
+   */
+  module?: number;
 }
 
 /**
@@ -100,10 +105,12 @@ export function placeBarcode(
   const showText =
     (opts.humanReadable ?? humanReadableByDefault(geometry.format)) && opts.layoutText !== undefined;
   const fitW = availW / widthModules;
+  const asked =
+    opts.module === undefined ? undefined : raster ? Math.max(1, Math.round(opts.module)) : opts.module;
   let textSize = 0;
   let textH = 0;
   if (showText) {
-    const moduleGuess = raster ? Math.max(1, Math.floor(fitW + EPS)) : fitW;
+    const moduleGuess = asked ?? (raster ? Math.max(1, Math.floor(fitW + EPS)) : fitW);
     textSize = opts.textSize ?? defaultTextSize(moduleGuess, target.dpi, availH);
     // EAN/UPC digits must fit between the guards: six digits over 42 modules.
     if (retail && opts.textSize === undefined)
@@ -115,7 +122,10 @@ export function placeBarcode(
   const symbolAreaH = availH - textH;
 
   const fit = linear ? fitW : Math.min(fitW, symbolAreaH / size.height);
-  const module = raster ? Math.max(1, Math.floor(fit + EPS)) : fit;
+  const largest = raster ? Math.max(1, Math.floor(fit + EPS)) : fit;
+  // The module asked for when the symbol fits at it; else the largest that fits (and a warning below).
+  const askedFits = asked !== undefined && asked <= fit + EPS;
+  const module = askedFits ? asked : largest;
   const symbolW = module * widthModules;
   const symbolH = linear ? symbolAreaH : module * size.height;
   const center = (free: number): number => (raster ? Math.floor(free / 2) : free / 2);
@@ -161,14 +171,24 @@ export function placeBarcode(
     text = opts.layoutText(geometry.humanReadable, textBox, textSize);
   }
   if (text) node.text = text;
-  const warnings = sizeWarnings(geometry, target, module, {
-    availW,
-    symbolAreaH,
-    symbolW,
-    symbolH: linear ? barsH : symbolH,
-    raster,
-    widthModules,
-  });
+  const narrower =
+    asked !== undefined && !askedFits && module < asked
+      ? [
+          `${formatLabel(geometry.format)} "${geometry.value}" does not fit its box at the module width asked ` +
+            `(${fmt(asked)} ${target.unit}): drawn at ${fmt(module)} ${target.unit}. Widen the box or shorten the value.`,
+        ]
+      : [];
+  const warnings = [
+    ...narrower,
+    ...sizeWarnings(geometry, target, module, {
+      availW,
+      symbolAreaH,
+      symbolW,
+      symbolH: linear ? barsH : symbolH,
+      raster,
+      widthModules,
+    }),
+  ];
   return { node, ...(smallText ? { smallText } : {}), warnings };
 }
 

@@ -185,6 +185,60 @@ describe('vector targets (px)', () => {
   });
 });
 
+describe("a module width asked for (the element's moduleWidth)", () => {
+  it('is rounded to whole dots and kept whatever room the box leaves, for every symbology', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...geometries),
+        dpiArb,
+        fc.double({ min: 0.2, max: 6, noNaN: true }),
+        (g, dpi, asked) => {
+          const want = Math.max(1, Math.round(asked));
+          const size = geometrySize(g);
+          // A box with room for twice the symbol at that module: the largest that fits would be bigger.
+          const box = {
+            x: 0,
+            y: 0,
+            width: 2 * want * placedWidthModules(g),
+            height: 2 * want * size.height + 200,
+          };
+          const { node, warnings } = placeBarcode(g, box, { unit: 'dots', dpi }, { module: asked });
+          expect(node.moduleWidth).toBe(want);
+          expect(warnings.filter((w) => w.includes('module width asked'))).toEqual([]);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a symbol too long for its box at that module gets the largest that fits, and a warning naming both', () => {
+    const code128 = geometries[0]!;
+    const width = placedWidthModules(code128) * 3; // room for 3 dots a module, not 4
+    const { node, warnings } = placeBarcode(
+      code128,
+      { x: 0, y: 0, width, height: 200 },
+      { unit: 'dots', dpi: 203 },
+      { module: 3.96 },
+    );
+    expect(node.moduleWidth).toBe(3);
+    expect(warnings).toEqual([
+      'Code 128 "1Z999AA10123456784" does not fit its box at the module width asked (4 dots): drawn at 3 dots. Widen the box or shorten the value.',
+    ]);
+  });
+
+  it('on vector targets the module is exactly the one asked for', () => {
+    const qr = geometries[3]!;
+    const { node } = placeBarcode(
+      qr,
+      { x: 0, y: 0, width: 400, height: 400 },
+      { unit: 'px', dpi: 96 },
+      { module: 2.5 },
+    );
+    expect(node.moduleWidth).toBe(2.5);
+    expect(node.box.width).toBe(2.5 * geometrySize(qr).width);
+  });
+});
+
 describe('size warnings', () => {
   const code128 = geometries[0]!;
   const total = geometrySize(code128).width;
