@@ -179,6 +179,8 @@ export function createImageLoader(options: ImageLoaderOptions = {}): ImageLoader
       data = await readFile(path);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
+      // Serving others (under a policy), the message names the file as asked, not where this machine keeps it.
+      if (options.policy) throw new ImageError(url, code === 'ENOENT' ? 'no such file' : 'cannot be read');
       throw new ImageError(
         url,
         code === 'ENOENT' ? `no such file (${path})` : `cannot be read (${code ?? (e as Error).message})`,
