@@ -142,6 +142,18 @@ declare module 'fastify' {
 
 const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
+/** The status logged for a request whose client hung up before its render began (nginx's 499). */
+const CLIENT_CLOSED = 499;
+
+/** A render skipped because its client is gone. */
+class ClientClosed extends Error {
+  override name = 'ClientClosed';
+}
+
+function clientGone(req: FastifyRequest): boolean {
+  return req.raw.socket.destroyed;
+}
+
 /** Builds and starts the server. Close it with `close()` (also stops timers and flushes the usage ledger). */
 export async function startServer(options: ServerOptions): Promise<ApiServer> {
   const now = options.now ?? (() => new Date());
@@ -288,25 +300,33 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
           const rendering = RENDERING_ROUTES.has(name);
           // A heavy render goes to a worker (render-offload.ts), its place among the renders to the next one.
           const run = (place?: GatePlace) =>
-            ops.run(
-              name,
-              parsed.data as RouteRequest<typeof name>,
-              {
-                publicBaseUrl: publicBaseUrl(req),
-                imagePolicy: parsed.data.strict === true ? 'strict' : 'omit',
-                ...(pool && rendering
-                  ? { outputs: offloadingOutputs(pool, limits.heavyRenderDots, place) }
-                  : {}),
-              },
-              (copies, markups) => {
-                if (rendering) checkOutputDots(parsed.data, markups, limits.outputDots);
-                reservation = usage.reserve(key, copies, req.allowance);
-              },
-            );
+            // A client that hung up while its render waited for a place is not rendered for (nobody reads it).
+            clientGone(req)
+              ? Promise.reject(new ClientClosed())
+              : ops.run(
+                  name,
+                  parsed.data as RouteRequest<typeof name>,
+                  {
+                    publicBaseUrl: publicBaseUrl(req),
+                    imagePolicy: parsed.data.strict === true ? 'strict' : 'omit',
+                    ...(pool && rendering
+                      ? { outputs: offloadingOutputs(pool, limits.heavyRenderDots, place) }
+                      : {}),
+                  },
+                  (copies, markups) => {
+                    if (rendering) checkOutputDots(parsed.data, markups, limits.outputDots);
+                    reservation = usage.reserve(key, copies, req.allowance);
+                  },
+                );
           // Renders wait for a place (budgets.ts); a full queue is a 429 before any work.
           const pending = rendering ? renders.run(run, key, renderFairCost(parsed.data)) : run();
           if (typeof pending === 'string') throw serverBusy(pending, limits);
-          const result = await pending;
+          const result = await pending.catch((e: unknown) => {
+            if (e instanceof ClientClosed) return undefined;
+            throw e;
+          });
+          // Nginx's "client closed request": logged, never read.
+          if (result === undefined) return reply.code(CLIENT_CLOSED).send();
           checkResponseBytes(result.body, result.copies, limits.responseBytes);
           reservation?.commit(name);
           if (result.warnings.length > 0) reply.header(WARNINGS_HEADER, warningsHeader(result.warnings));

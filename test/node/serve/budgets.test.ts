@@ -257,6 +257,50 @@ describe('renders at once', () => {
     }
   });
 
+  test('a render whose client hung up while it waited is never done', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const png = await whitePng(40, 40);
+    const slow = await listen((_req, res) => {
+      void held.then(() => res.writeHead(200, { 'content-type': 'image/png' }).end(png));
+    });
+    const busy = await startHarness({ imageHosts: ['127.0.0.1'], limits: { renders: 1, rendersWaiting: 4 } });
+    try {
+      logoTemplate(busy.templatesDir, 'logo-2x1', { width: 2, height: 1, unit: 'in', background: '#ffffff' });
+      const body = (name: string) => ({
+        label_name: 'logo-2x1',
+        amount: 1,
+        apiData: { logo: `${slow.url}/${name}.png` },
+        strict: true,
+      });
+      const first = busy.post('render-zpl', body('first'));
+      while (slow.hits.length === 0) await new Promise((r) => setTimeout(r, 10)); // the first holds the place
+      // The second waits for the place; its client gives up (a timeout, a closed tab) and closes the connection.
+      const gaveUp = new AbortController();
+      const abandoned = fetch(`${busy.url}/custom-labels/render-zpl`, {
+        method: 'POST',
+        headers: busy.headers,
+        body: JSON.stringify(body('abandoned')),
+        signal: gaveUp.signal,
+      }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 200));
+      gaveUp.abort();
+      expect(await abandoned).toBeInstanceOf(Error);
+      await new Promise((r) => setTimeout(r, 100));
+      // A third, still listening, comes after it.
+      const third = busy.post('render-zpl', body('third'));
+      release();
+      expect((await first).status).toBe(200);
+      expect((await third).status).toBe(200);
+      // The abandoned request's image was never fetched: its render never started.
+      expect(slow.hits).toEqual(['/first.png', '/third.png']);
+    } finally {
+      release();
+      await busy.close();
+      await slow.close();
+    }
+  });
+
   test('one key holds at most its share of the queue; another key still gets a place', async () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
