@@ -20,7 +20,11 @@ export interface FontSet {
   resolve(family: string | undefined, style: FontStyle | undefined): LoadedFont;
   /** A font by its key (as written into a Scene). Throws for an unknown key. */
   get(key: string): LoadedFont;
-  /** Fonts tried, in order, for characters the primary font lacks. */
+  /**
+   * Fonts tried, in order, for text the primary font lacks (layout picks one per script run, see
+   * text-fallback.ts): DejaVu Sans when the primary is another face, then the loaded fallback chain
+   * (FALLBACK_FONT_FILES order). Empty when nothing else is loaded.
+   */
   fallbacks(primary: LoadedFont): readonly LoadedFont[];
 }
 
@@ -38,6 +42,35 @@ export const BUNDLED_FONT_FILES: Record<string, string> = {
   'DejaVuSerif-Bold': 'DejaVuSerif-Bold.ttf',
   'DejaVuSerif-Italic': 'DejaVuSerif-Italic.ttf',
   'DejaVuSerif-BoldItalic': 'DejaVuSerif-BoldItalic.ttf',
+};
+
+/**
+ * The bundled fallback chain (issue #23), key → file name under assets/fonts, in the order tried after the
+ * element's own font and DejaVu Sans: one Noto Sans face per script DejaVu lacks or covers thinly, then CJK
+ * (Droid Sans Fallback: Han and kana, no Hangul) and Hangul (NanumSquare). TrueType outlines only: the PDF
+ * writer embeds FontFile2. Sizes and licences: docs/fonts.md.
+ */
+export const FALLBACK_FONT_FILES: Record<string, string> = {
+  NotoSansArabic: 'NotoSansArabic-Regular.ttf',
+  NotoSansHebrew: 'NotoSansHebrew-Regular.ttf',
+  NotoSansThai: 'NotoSansThai-Regular.ttf',
+  NotoSansDevanagari: 'NotoSansDevanagari-Regular.ttf',
+  NotoSansBengali: 'NotoSansBengali-Regular.ttf',
+  NotoSansGujarati: 'NotoSansGujarati-Regular.ttf',
+  NotoSansGurmukhi: 'NotoSansGurmukhi-Regular.ttf',
+  NotoSansTamil: 'NotoSansTamil-Regular.ttf',
+  NotoSansTelugu: 'NotoSansTelugu-Regular.ttf',
+  NotoSansKannada: 'NotoSansKannada-Regular.ttf',
+  NotoSansMalayalam: 'NotoSansMalayalam-Regular.ttf',
+  NotoSansSinhala: 'NotoSansSinhala-Regular.ttf',
+  NotoSansArmenian: 'NotoSansArmenian-Regular.ttf',
+  NotoSansGeorgian: 'NotoSansGeorgian-Regular.ttf',
+  NotoSansEthiopic: 'NotoSansEthiopic-Regular.ttf',
+  NotoSansKhmer: 'NotoSansKhmer-Regular.ttf',
+  NotoSansLao: 'NotoSansLao-Regular.ttf',
+  NotoSansMyanmar: 'NotoSansMyanmar-Regular.ttf',
+  DroidSansFallback: 'DroidSansFallbackFull.ttf',
+  NanumSquare: 'NanumSquareR.ttf',
 };
 
 type Family = 'sans' | 'mono' | 'serif';
@@ -100,6 +133,7 @@ export function createFontSet(files: Record<string, Uint8Array>): FontSet {
     return f;
   };
   const primarySans = FAMILY_KEYS.sans.normal;
+  const chains = new Map<LoadedFont, readonly LoadedFont[]>();
   return {
     get,
     resolve(family, style) {
@@ -107,7 +141,16 @@ export function createFontSet(files: Record<string, Uint8Array>): FontSet {
       return fonts.get(key) ?? get(primarySans);
     },
     fallbacks(primary) {
-      return [...fonts.values()].filter((f) => f !== primary && !f.key.includes('Mono'));
+      let chain = chains.get(primary);
+      if (!chain) {
+        const keys = [primarySans, ...Object.keys(FALLBACK_FONT_FILES)];
+        chain = keys.flatMap((k) => {
+          const f = fonts.get(k);
+          return f && f !== primary ? [f] : [];
+        });
+        chains.set(primary, chain);
+      }
+      return chain;
     },
   };
 }
