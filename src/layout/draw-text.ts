@@ -24,6 +24,7 @@ export function drawText(
       ...(el.height !== undefined ? { height: el.height * ctx.k } : {}),
     },
     font,
+    fallbacks: ctx.opts.fonts.fallbacks(font),
     size: el.font.size * ctx.k,
     color: color(el.font.color) ?? color(el.fill) ?? BLACK,
     lineHeight: el.lineHeight,

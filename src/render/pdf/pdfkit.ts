@@ -205,7 +205,10 @@ function drawText(ctx: DrawContext, node: TextNode, opacity: number): void {
   for (const line of node.lines) {
     if (line.text.trim() === '') continue;
     const x = line.x + (line.glyphs[0]?.x ?? 0);
-    const asText = sameGlyphs(pdfkitGlyphIds(loaded.font, line.text), line.glyphs);
+    // pdfkit draws a line in one font: a line with fallback glyphs (issue #23) is drawn as outlines.
+    const asText =
+      line.glyphs.every((g) => g.font === undefined) &&
+      sameGlyphs(pdfkitGlyphIds(loaded.font, line.text), line.glyphs);
     if (!asText) {
       paint(doc, node.color, undefined, opacity, 'nonzero', () =>
         doc.path(linePathData(node, line, ctx.fonts)),

@@ -2,7 +2,8 @@
  * What the preview worker and the page's own thread both run to make a live preview (#21): the same
  * `previewLabel` main runs (src/ipc/preview-label.ts) over the bundled fonts, so the Scene is the one every output
  * is made from, and only the nodes that changed since the renderer's held scene are handed over. Images in data:
- * URLs are read here; an image by URL or path is main's to fetch under its policy (`ok: false`, main previews).
+ * URLs are read here; an image by URL or path is main's to fetch under its policy (`ok: false`, main previews),
+ * as is text in a script only the fallback fonts draw (the page loads DejaVu alone; docs/fonts.md).
  */
 import { BUNDLED_FONT_FILES, createFontSet, type FontSet } from '../../../../src/layout/fonts';
 import { prepareAsciiShaping } from '../../../../src/layout/text-pairwise';
@@ -10,6 +11,7 @@ import { previewLabel } from '../../../../src/ipc/preview-label';
 import { PreviewSender } from '../../../../src/ipc/wire-scene';
 import type { FieldValues, PreviewResult } from '../../../../src/ipc/contract';
 import type { Template } from '../../../../src/model/schema';
+import type { SceneNode, TextNode } from '../../../../src/layout/scene';
 import { dataUrlImages } from './data-images';
 
 /** The bundled fonts, as the build copies them next to the code that loads them. */
@@ -60,6 +62,18 @@ function prepare(fonts: FontSet, keys: string[]): void {
   });
 }
 
+/** Whether any text draws glyph 0 (.notdef): a character the page's fonts lack. */
+function drawsNotdef(nodes: readonly SceneNode[]): boolean {
+  const inText = (t: TextNode): boolean => t.lines.some((l) => l.glyphs.some((g) => g.id === 0));
+  return nodes.some((n) =>
+    n.kind === 'group'
+      ? drawsNotdef(n.children)
+      : n.kind === 'text'
+        ? inText(n)
+        : n.kind === 'barcode' && n.text !== undefined && inText(n.text),
+  );
+}
+
 export type ComputedPreview = { ok: true; result: PreviewResult } | { ok: false; why: string };
 
 export interface PreviewComputer {
@@ -87,6 +101,8 @@ export function createPreviewComputer(prefix: string): PreviewComputer {
       try {
         if (!fonts) return { ok: false, why: 'the fonts are still loading' };
         const { scene, problems, cuts } = await previewLabel(template, values, { fonts, loadImages });
+        // The page loads DejaVu only, not the fallback chain (docs/fonts.md): text it cannot draw is main's.
+        if (drawsNotdef(scene.nodes)) return { ok: false, why: 'the text needs a fallback font' };
         return { ok: true, result: { scene: previews.send(scene, fonts, since), problems, cuts } };
       } catch (e) {
         return { ok: false, why: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
