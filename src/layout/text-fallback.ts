@@ -3,10 +3,10 @@
  * one font of the chain (the element's font first, then `FontSet.fallbacks`).
  *
  * Runs follow scripts, not single characters: a run of one script (spaces, digits and punctuation joining the
- * run before them) takes the first font that covers ALL of it, so Arabic joins, Indic clusters reorder and
- * kerning works inside a run as in one font. Only a run no single font covers is split grapheme by grapheme
- * (each grapheme cluster, a base with its marks, stays in one font). What nothing covers stays in the element's
- * font and draws its .notdef (the layout warns).
+ * run before them) takes the first font that has all its letters, so Arabic joins, Indic clusters reorder and
+ * kerning works inside a run as in one font; digits, spaces or punctuation that font lacks take the first font
+ * that has each (each grapheme cluster, a base with its marks, stays in one font). What nothing covers stays in
+ * the element's font and draws its .notdef (the layout warns).
  *
  * Text the element's font covers whole (all ASCII text with the bundled fonts) goes straight to `shapeLine`, the
  * path it took before fallback existed: one coverage check on top, none for printable ASCII (checked once per
@@ -151,12 +151,19 @@ export function fontRuns(text: string, primary: LoadedFont, chain: readonly Load
   };
   for (const run of scriptRuns) {
     const runText = run.gs.join('');
-    const whole = all.find((f) => fontCovers(f, runText));
-    if (whole) {
-      push(runText, whole);
+    // The first font with all of the script's own graphemes draws the run (Droid Sans Fallback for a Japanese
+    // run with Latin digits, not a later font that happens to have both); digits, spaces and punctuation it
+    // lacks go to the first font that has them.
+    const own = run.gs.filter((g) => graphemeScript(g) !== '').join('');
+    const scriptFont = all.find((f) => fontCovers(f, own === '' ? runText : own));
+    if (scriptFont && fontCovers(scriptFont, runText)) {
+      push(runText, scriptFont);
       continue;
     }
-    for (const g of run.gs) push(g, all.find((f) => fontCovers(f, g)) ?? primary);
+    for (const g of run.gs) {
+      const font = scriptFont && fontCovers(scriptFont, g) ? scriptFont : all.find((f) => fontCovers(f, g));
+      push(g, font ?? primary);
+    }
   }
   return out;
 }

@@ -260,9 +260,9 @@ function missingWarning(
   const shown = missing.slice(0, 8);
   const codes = shown.map((c) => 'U+' + (c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0'));
   const more = missing.length > shown.length ? ` and ${missing.length - shown.length} more` : '';
-  const who = withFallbacks ? `neither font ${fontKey} nor any fallback font` : `font ${fontKey}`;
+  const who = withFallbacks ? `font ${fontKey} and the fallback fonts have` : `font ${fontKey} has`;
   let msg =
-    `${where}: ${who} has no glyph for ${shown.map((c) => `"${c}"`).join(', ')} ` +
+    `${where}: ${who} no glyph for ${shown.map((c) => `"${c}"`).join(', ')} ` +
     `(${codes.join(' ')})${more}; drawn as empty boxes`;
   if (!withFallbacks && missing.some((c) => CJK.test(c))) {
     msg +=

@@ -11,7 +11,7 @@ import { previewLabel } from '../../../../src/ipc/preview-label';
 import { PreviewSender } from '../../../../src/ipc/wire-scene';
 import type { FieldValues, PreviewResult } from '../../../../src/ipc/contract';
 import type { Template } from '../../../../src/model/schema';
-import type { SceneNode, TextNode } from '../../../../src/layout/scene';
+import { drawsNotdef } from '../../../../src/layout/notdef';
 import { dataUrlImages } from './data-images';
 
 /** The bundled fonts, as the build copies them next to the code that loads them. */
@@ -60,18 +60,6 @@ function prepare(fonts: FontSet, keys: string[]): void {
     prepareAsciiShaping(fonts.get(key).font);
     prepare(fonts, keys);
   });
-}
-
-/** Whether any text draws glyph 0 (.notdef): a character the page's fonts lack. */
-function drawsNotdef(nodes: readonly SceneNode[]): boolean {
-  const inText = (t: TextNode): boolean => t.lines.some((l) => l.glyphs.some((g) => g.id === 0));
-  return nodes.some((n) =>
-    n.kind === 'group'
-      ? drawsNotdef(n.children)
-      : n.kind === 'text'
-        ? inText(n)
-        : n.kind === 'barcode' && n.text !== undefined && inText(n.text),
-  );
 }
 
 export type ComputedPreview = { ok: true; result: PreviewResult } | { ok: false; why: string };
