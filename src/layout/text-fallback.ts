@@ -59,6 +59,8 @@ export function fontCovers(font: LoadedFont, text: string): boolean {
 
 /** The distinct characters of `text` that no font of `fonts` covers, in order of first appearance. */
 export function uncoveredCharacters(fonts: readonly LoadedFont[], text: string): string[] {
+  const primary = fonts[0];
+  if (primary && fontCovers(primary, text)) return [];
   const missing = new Set<string>();
   for (const ch of text) {
     if (!missing.has(ch) && !fonts.some((f) => fontCovers(f, ch))) missing.add(ch);
