@@ -25,6 +25,7 @@ export function drawText(
     },
     font,
     fallbacks: ctx.opts.fonts.fallbacks(font),
+    lastResort: (g) => ctx.opts.fonts.lastResort(g),
     size: el.font.size * ctx.k,
     color: color(el.font.color) ?? color(el.fill) ?? BLACK,
     lineHeight: el.lineHeight,

@@ -26,6 +26,55 @@ export interface FontSet {
    * (FALLBACK_FONT_FILES order). Empty when nothing else is loaded.
    */
   fallbacks(primary: LoadedFont): readonly LoadedFont[];
+  /**
+   * The last link of the chain: the first font source marked `fallback` (fonts installed on the machine) with a
+   * glyph for every character of `grapheme`, loaded when first needed; undefined when none has. Only asked for
+   * what the bundled fonts lack.
+   */
+  lastResort(grapheme: string): LoadedFont | undefined;
+  /** The families a template may name besides the bundled ones (user and system fonts), sorted. */
+  families(): readonly string[];
+}
+
+/**
+ * A font the set loads only when a template names its family or fallback reaches it: a user's font (the data
+ * folder's fonts/) or one installed on the machine. Loading tens of system fonts up front would cost seconds
+ * and hundreds of MB; most labels need none.
+ */
+export interface FontSource {
+  /** Its key in Scenes, unique in the set, e.g. "user/AcmeSans-Bold.ttf". */
+  key: string;
+  /** The family a template names (markup `font.family`), matched without regard to case. */
+  family: string;
+  style: FontStyle;
+  /** Also a link of the fallback chain, after the bundled fonts (system fonts are; a user's are not). */
+  fallback: boolean;
+  /** The font file's bytes; may throw (the file went away): the source is then skipped for good. */
+  load(): Uint8Array;
+}
+
+export interface FontSetOptions {
+  /** In order of preference: the first source of a family wins (user fonts before system fonts). */
+  sources?: readonly FontSource[];
+}
+
+/**
+ * Parses a single TrueType font (glyf outlines: what the PDF writer embeds as FontFile2), or says why not.
+ * Collections (.ttc) and CFF-outline OpenType (.otf) are refused.
+ */
+export function parseTrueType(data: Uint8Array): fontkit.Font | string {
+  let created: ReturnType<typeof fontkit.create>;
+  try {
+    // fontkit reads any Uint8Array (its typings say Buffer).
+    created = fontkit.create(data as Buffer);
+  } catch (e) {
+    return `not a font file (${e instanceof Error ? e.message : String(e)})`;
+  }
+  if (!('unitsPerEm' in created)) return 'a font collection is not supported';
+  const tables = (created as unknown as { directory?: { tables?: Record<string, unknown> } }).directory
+    ?.tables;
+  if (!tables?.glyf) return 'only TrueType outlines (glyf) are supported, not CFF';
+  return created;
 }
 
 /** The bundled font files: key → file name under assets/fonts. */
@@ -118,8 +167,11 @@ export function normaliseStyle(style: string | undefined): FontStyle {
   return 'normal';
 }
 
-/** Builds a FontSet from font files already in memory (key → TTF bytes). */
-export function createFontSet(files: Record<string, Uint8Array>): FontSet {
+/**
+ * Builds a FontSet from font files already in memory (key → TTF bytes) and, optionally, font sources loaded on
+ * first use.
+ */
+export function createFontSet(files: Record<string, Uint8Array>, options: FontSetOptions = {}): FontSet {
   const fonts = new Map<string, LoadedFont>();
   for (const [key, data] of Object.entries(files)) {
     // fontkit reads any Uint8Array (its typings say Buffer).
@@ -127,16 +179,61 @@ export function createFontSet(files: Record<string, Uint8Array>): FontSet {
     if (!('unitsPerEm' in created)) throw new Error(`font ${key}: a font collection is not supported`);
     fonts.set(key, { key, data, font: created });
   }
+  const sources = options.sources ?? [];
+  const sourceByKey = new Map(sources.map((src) => [src.key, src]));
+  /** Sources that could not be loaded or parsed, never tried again. */
+  const broken = new Set<string>();
+  const load = (src: FontSource): LoadedFont | undefined => {
+    const known = fonts.get(src.key);
+    if (known || broken.has(src.key)) return known;
+    let data: Uint8Array;
+    try {
+      data = src.load();
+    } catch {
+      broken.add(src.key);
+      return undefined;
+    }
+    const parsed = parseTrueType(data);
+    if (typeof parsed === 'string') {
+      broken.add(src.key);
+      return undefined;
+    }
+    const loaded = { key: src.key, data, font: parsed };
+    fonts.set(src.key, loaded);
+    return loaded;
+  };
   const get = (key: string): LoadedFont => {
-    const f = fonts.get(key);
+    const src = sourceByKey.get(key);
+    const f = fonts.get(key) ?? (src && load(src));
     if (!f) throw new Error(`font "${key}" is not loaded`);
     return f;
   };
+  const byFamily = new Map<string, FontSource[]>();
+  for (const src of sources) {
+    const name = src.family.trim().toLowerCase();
+    let list = byFamily.get(name);
+    if (!list) byFamily.set(name, (list = []));
+    list.push(src);
+  }
   const primarySans = FAMILY_KEYS.sans.normal;
   const chains = new Map<LoadedFont, readonly LoadedFont[]>();
+  const lastResorts = new Map<string, LoadedFont | null>();
+  const fallbackSources = sources.filter((src) => src.fallback);
   return {
     get,
     resolve(family, style) {
+      // A user or system font the template names, in the style asked for, else its regular face.
+      const named = byFamily.get((family ?? '').trim().toLowerCase());
+      if (named) {
+        const wanted = style ?? 'normal';
+        for (const src of [
+          ...named.filter((n) => n.style === wanted),
+          ...named.filter((n) => n.style === 'normal'),
+        ]) {
+          const f = load(src);
+          if (f) return f;
+        }
+      }
       const key = FAMILY_KEYS[familyOf(family)][style ?? 'normal'];
       return fonts.get(key) ?? get(primarySans);
     },
@@ -151,6 +248,24 @@ export function createFontSet(files: Record<string, Uint8Array>): FontSet {
         chains.set(primary, chain);
       }
       return chain;
+    },
+    lastResort(grapheme) {
+      const hit = lastResorts.get(grapheme);
+      if (hit !== undefined) return hit ?? undefined;
+      const cps = [...grapheme].map((ch) => ch.codePointAt(0) ?? 0);
+      let found: LoadedFont | undefined;
+      for (const src of fallbackSources) {
+        const f = load(src);
+        if (f && cps.every((cp) => f.font.hasGlyphForCodePoint(cp))) {
+          found = f;
+          break;
+        }
+      }
+      lastResorts.set(grapheme, found ?? null);
+      return found;
+    },
+    families() {
+      return [...new Set(sources.map((src) => src.family.trim()))].sort((a, b) => a.localeCompare(b));
     },
   };
 }

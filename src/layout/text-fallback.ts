@@ -57,13 +57,21 @@ export function fontCovers(font: LoadedFont, text: string): boolean {
   return true;
 }
 
-/** The distinct characters of `text` that no font of `fonts` covers, in order of first appearance. */
-export function uncoveredCharacters(fonts: readonly LoadedFont[], text: string): string[] {
+/** The last link of a chain: a font for a grapheme nothing before it covers (`FontSet.lastResort`). */
+export type LastResort = (grapheme: string) => LoadedFont | undefined;
+
+/** The distinct characters of `text` that no font of `fonts`, nor `lastResort`, covers, in order of first appearance. */
+export function uncoveredCharacters(
+  fonts: readonly LoadedFont[],
+  text: string,
+  lastResort?: LastResort,
+): string[] {
   const primary = fonts[0];
   if (primary && fontCovers(primary, text)) return [];
   const missing = new Set<string>();
   for (const ch of text) {
-    if (!missing.has(ch) && !fonts.some((f) => fontCovers(f, ch))) missing.add(ch);
+    if (missing.has(ch) || fonts.some((f) => fontCovers(f, ch))) continue;
+    if (!NEEDS_NO_GLYPH.test(ch) && lastResort?.(ch) === undefined) missing.add(ch);
   }
   return [...missing];
 }
@@ -128,10 +136,15 @@ export interface FontRun {
 
 /**
  * Splits a single-direction run (logical order) into pieces by font: script runs, each in the first font of
- * `[primary, ...chain]` covering it whole, else grapheme by grapheme.
+ * `[primary, ...chain]` covering it whole, else grapheme by grapheme; a grapheme none covers is `lastResort`'s.
  */
-export function fontRuns(text: string, primary: LoadedFont, chain: readonly LoadedFont[]): FontRun[] {
-  if (chain.length === 0 || fontCovers(primary, text)) return [{ text, font: primary }];
+export function fontRuns(
+  text: string,
+  primary: LoadedFont,
+  chain: readonly LoadedFont[],
+  lastResort?: LastResort,
+): FontRun[] {
+  if ((chain.length === 0 && !lastResort) || fontCovers(primary, text)) return [{ text, font: primary }];
   const all = [primary, ...chain];
   // 1. Script runs; Common graphemes join the run before them (at the start, the run after them).
   const scriptRuns: { script: string; gs: string[] }[] = [];
@@ -163,7 +176,10 @@ export function fontRuns(text: string, primary: LoadedFont, chain: readonly Load
       continue;
     }
     for (const g of run.gs) {
-      const font = scriptFont && fontCovers(scriptFont, g) ? scriptFont : all.find((f) => fontCovers(f, g));
+      const font =
+        scriptFont && fontCovers(scriptFont, g)
+          ? scriptFont
+          : (all.find((f) => fontCovers(f, g)) ?? lastResort?.(g));
       push(g, font ?? primary);
     }
   }
@@ -175,16 +191,18 @@ const caches = new WeakMap<LoadedFont, LruCache<string, MixedShaped>>();
 
 /**
  * Shapes one line in visual order like `shapeLine`, each font run with its own font, every length converted
- * to the primary font's units. `chain` must be the same for every call with this `primary` (it is the
- * FontSet's), as results are cached per primary font.
+ * to the primary font's units. `chain` and `lastResort` must be the same for every call with this `primary`
+ * (they are its FontSet's), as results are cached per primary font.
  */
 export function shapeLineWithFallback(
   primary: LoadedFont,
   chain: readonly LoadedFont[],
   text: string,
   base: 'ltr' | 'rtl',
+  lastResort?: LastResort,
 ): MixedShaped {
-  if (chain.length === 0 || fontCovers(primary, text)) return shapeLine(primary.font, text, base);
+  if ((chain.length === 0 && !lastResort) || fontCovers(primary, text))
+    return shapeLine(primary.font, text, base);
   let cache = caches.get(primary);
   if (!cache) caches.set(primary, (cache = new LruCache(CACHE_ENTRIES)));
   const key = (base === 'rtl' ? 'R' : 'L') + text;
@@ -200,7 +218,7 @@ export function shapeLineWithFallback(
     fonts: [],
   };
   for (const run of visualRuns(text, base)) {
-    const pieces = fontRuns(run.text, primary, chain);
+    const pieces = fontRuns(run.text, primary, chain, lastResort);
     // Each piece comes back in visual order; an RTL run's pieces are drawn last-first.
     if (run.rtl) pieces.reverse();
     for (const piece of pieces) {

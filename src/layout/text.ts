@@ -9,7 +9,7 @@
 import type { LoadedFont } from './fonts';
 import type { Color, PositionedGlyph, TextLine, TextNode } from './scene';
 import { breakParagraph, cutToWidth, EPSILON, graphemes, type BrokenLine, type Measure } from './text-break';
-import { shapeLineWithFallback, uncoveredCharacters } from './text-fallback';
+import { shapeLineWithFallback, uncoveredCharacters, type LastResort } from './text-fallback';
 
 export interface TextLayoutInput {
   text: string;
@@ -25,6 +25,8 @@ export interface TextLayoutInput {
    * `font` lacks draw its .notdef.
    */
   fallbacks?: readonly LoadedFont[];
+  /** After `fallbacks`, for a grapheme none covers: fonts installed on the machine (`FontSet.lastResort`). */
+  lastResort?: LastResort;
   /** Em size in scene units. */
   size: number;
   color: Color;
@@ -76,6 +78,7 @@ export function layoutText(input: TextLayoutInput): TextLayout {
   const size = Number.isFinite(input.size) && input.size > 0 ? input.size : 0;
   const fk = input.font.font;
   const chain = input.fallbacks ?? [];
+  const lastResort = input.lastResort;
   const text = normaliseText(input.text);
 
   const node: TextNode = {
@@ -89,8 +92,9 @@ export function layoutText(input: TextLayoutInput): TextLayout {
   };
   if (input.element !== undefined) node.element = input.element;
 
-  const missing = uncoveredCharacters([input.font, ...chain], text);
-  if (missing.length > 0) warnings.push(missingWarning(where, input.font.key, chain.length > 0, missing));
+  const missing = uncoveredCharacters([input.font, ...chain], text, lastResort);
+  const withFallbacks = chain.length > 0 || lastResort !== undefined;
+  if (missing.length > 0) warnings.push(missingWarning(where, input.font.key, withFallbacks, missing));
   if (size === 0 && text !== '') warnings.push(`${where}: font size must be positive; nothing drawn`);
   if (text === '' || size === 0) {
     node.box.width = finiteOr(maxWidth, 0);
@@ -101,7 +105,8 @@ export function layoutText(input: TextLayoutInput): TextLayout {
   // Font units (y up) to scene units.
   const scale = size / fk.unitsPerEm;
   const base = direction === 'rtl' ? 'rtl' : 'ltr';
-  const measure: Measure = (s) => shapeLineWithFallback(input.font, chain, s, base).advance * scale;
+  const measure: Measure = (s) =>
+    shapeLineWithFallback(input.font, chain, s, base, lastResort).advance * scale;
 
   // 1. Vertical metrics: line boxes are lineHeight × size tall; the glyphs' ascent + descent sit centred in
   // each (half-leading above and below), so the first baseline is y + half-leading + ascent.
@@ -177,7 +182,7 @@ export function layoutText(input: TextLayoutInput): TextLayout {
   }
 
   // 4. Shape, align, place.
-  const placed = final.map((t) => shapeToLine(t, input.font, chain, base, scale));
+  const placed = final.map((t) => shapeToLine(t, input.font, chain, lastResort, base, scale));
   const boxWidth = finiteOr(
     maxWidth,
     placed.reduce((w, l) => Math.max(w, l.width), 0),
@@ -208,10 +213,11 @@ function shapeToLine(
   text: string,
   font: LoadedFont,
   chain: readonly LoadedFont[],
+  lastResort: LastResort | undefined,
   base: 'ltr' | 'rtl',
   scale: number,
 ): TextLine {
-  const s = shapeLineWithFallback(font, chain, text, base);
+  const s = shapeLineWithFallback(font, chain, text, base, lastResort);
   const glyphs: PositionedGlyph[] = [];
   let pen = 0;
   s.ids.forEach((id, k) => {
