@@ -6,7 +6,7 @@
  * checks failing without the fallback fonts.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,9 +15,11 @@ import { BUNDLED_FONT_FILES, createFontSet } from '../../src/layout/fonts';
 import { layout } from '../../src/layout/layout';
 import type { SceneNode, TextNode } from '../../src/layout/scene';
 import { parseMarkup } from '../../src/model/parse';
+import { renderPdf } from '../../src/render/pdf';
 import type { Markup } from '../../src/model/schema';
 import { fontsDir } from '../../src/node/assets';
 import { nodeRenderPorts } from '../../src/node/render-ports';
+import { readPgm } from '../support/grey-image';
 import { OUTPUTS, outputImages, vectorOutputs } from '../support/label-outputs';
 import { ocrImages, similarity } from '../support/ocr';
 
@@ -151,6 +153,26 @@ describe.each(ADDRESSES)('$name address', (address) => {
       );
     }
   });
+});
+
+describe('pdfkit, the fallback PDF writer', () => {
+  it.each([ADDRESSES[0]!, ADDRESSES[5]!])(
+    'draws the $name address from the same fonts: it reads back',
+    async (address) => {
+      const scene = layout(addressLabel(address.text), { fonts: ports.fonts, target: { unit: 'px' } });
+      const pdfPath = join(dir, `${address.lang}-pdfkit.pdf`);
+      writeFileSync(pdfPath, await renderPdf([scene], ports.fonts, { writer: 'pdfkit' }));
+      const page = join(dir, `${address.lang}-pdfkit`);
+      await run('pdftoppm', ['-r', String(DPI), '-gray', '-singlefile', pdfPath, page]);
+      const [text] = await ocrImages(
+        [await readPgm(`${page}.pgm`)],
+        address.lang,
+        dir,
+        `${address.lang}-pdfkit`,
+      );
+      expect(similarity(address.text, text!)).toBeGreaterThanOrEqual(MIN_OCR_SIMILARITY);
+    },
+  );
 });
 
 describe('control: without the fallback chain', () => {

@@ -214,6 +214,9 @@ function drawText(ctx: DrawContext, node: TextNode, opacity: number): void {
         doc.path(linePathData(node, line, ctx.fonts)),
       );
     }
+    // A line with fallback glyphs keeps no text layer here: pdfkit would set it in the node's font alone, whose
+    // .notdef boxes would stand for the characters it lacks (the direct writer keeps such text searchable).
+    if (line.glyphs.some((g) => g.font !== undefined)) continue;
     doc.fillColor(c.hex, asText ? alpha : 0);
     doc.text(line.text, x, line.baseline, { lineBreak: false, baseline: 'alphabetic' });
   }
