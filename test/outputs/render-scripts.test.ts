@@ -2,7 +2,7 @@
  * Text in any script (issue #23): an address in each of nine scripts through every output, checked the way a
  * front desk would: every character drawn (no .notdef anywhere), the PDF's text copied out in reading order
  * (poppler's pdftotext), and the printed text readable (Tesseract reads back the ZPL dots, the PNG, the SVG
- * through resvg and the PDF through pdftoppm). Real fonts, real tools; the control at the end shows the same
+ * through resvg, the PDF through pdftoppm, and the live preview's path data). Real fonts, real tools; the control at the end shows the same
  * checks failing without the fallback fonts.
  */
 import { execFile } from 'node:child_process';
@@ -10,16 +10,18 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { Resvg } from '@resvg/resvg-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUNDLED_FONT_FILES, createFontSet } from '../../src/layout/fonts';
 import { layout } from '../../src/layout/layout';
 import type { SceneNode, TextNode } from '../../src/layout/scene';
+import { toWirePreview } from '../../src/ipc/wire-scene';
 import { parseMarkup } from '../../src/model/parse';
 import { renderPdf } from '../../src/render/pdf';
 import type { Markup } from '../../src/model/schema';
 import { fontsDir } from '../../src/node/assets';
 import { nodeRenderPorts } from '../../src/node/render-ports';
-import { readPgm } from '../support/grey-image';
+import { readPgm, rgbaToGreyImage, type GreyImage } from '../support/grey-image';
 import { OUTPUTS, outputImages, vectorOutputs } from '../support/label-outputs';
 import { ocrImages, similarity } from '../support/ocr';
 
@@ -101,6 +103,27 @@ function glyphsOf(markup: Markup, fonts = ports.fonts, dpi?: number) {
 }
 
 /**
+ * What the live preview draws (Konva fills each text line's path data, as main sends it: toWirePreview), through
+ * resvg at DPI: the glyph outlines of every font the line uses.
+ */
+function previewImage(markup: Markup): GreyImage {
+  const scene = layout(markup, { fonts: ports.fonts, target: { unit: 'px' } });
+  const wire = toWirePreview(scene, ports.fonts, 'ocr');
+  const paths = wire.nodes.flatMap((n) =>
+    n.kind === 'text' ? n.lines.map((l) => `<path d="${l.d}" fill="${n.color}"/>`) : [],
+  );
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${scene.width}" height="${scene.height}">` +
+    `${paths.join('')}</svg>`;
+  const r = new Resvg(svg, {
+    font: { loadSystemFonts: false },
+    fitTo: { mode: 'width', value: 4 * DPI },
+    background: 'white',
+  }).render();
+  return rgbaToGreyImage(r.width, r.height, r.pixels);
+}
+
+/**
  * The letters, marks and digits in order, nothing between them: what reading order means for copied text
  * (pdftotext ends each line where a CJK address wrapped between two ideographs, and moves neutrals, below).
  */
@@ -137,18 +160,19 @@ describe.each(ADDRESSES)('$name address', (address) => {
     }
   });
 
-  it(`reads back with Tesseract (${address.lang}) from every output`, async () => {
+  it(`reads back with Tesseract (${address.lang}) from every output and the live preview`, async () => {
     const vector = await vectorOutputs([markup], ports, dir, `${address.lang}-ocr`);
     const images = await outputImages([markup], ports, vector, DPI, join(dir, `${address.lang}-page`));
+    const shown = [...OUTPUTS, 'preview'] as const;
     const read = await ocrImages(
-      OUTPUTS.map((o) => images.get(o)!),
+      [...OUTPUTS.map((o) => images.get(o)!), previewImage(markup)],
       address.lang,
       dir,
       address.lang,
     );
-    const scores = Object.fromEntries(OUTPUTS.map((o, i) => [o, similarity(address.text, read[i]!)]));
-    for (const o of OUTPUTS) {
-      expect(scores[o], `${o} read "${read[OUTPUTS.indexOf(o)]?.trim()}"`).toBeGreaterThanOrEqual(
+    const scores = Object.fromEntries(shown.map((o, i) => [o, similarity(address.text, read[i]!)]));
+    for (const o of shown) {
+      expect(scores[o], `${o} read "${read[shown.indexOf(o)]?.trim()}"`).toBeGreaterThanOrEqual(
         MIN_OCR_SIMILARITY,
       );
     }
