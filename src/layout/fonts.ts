@@ -4,6 +4,7 @@
  * assets/fonts, the browser fetches them), so everything under src/layout and src/render stays pure.
  */
 import * as fontkit from 'fontkit';
+import { LruCache } from './lru';
 
 export type FontStyle = 'normal' | 'bold' | 'italic' | 'bold italic';
 
@@ -217,7 +218,8 @@ export function createFontSet(files: Record<string, Uint8Array>, options: FontSe
   }
   const primarySans = FAMILY_KEYS.sans.normal;
   const chains = new Map<LoadedFont, readonly LoadedFont[]>();
-  const lastResorts = new Map<string, LoadedFont | null>();
+  // Bounded: text sent to the HTTP API could otherwise grow it without end.
+  const lastResorts = new LruCache<string, LoadedFont | null>(4096);
   const fallbackSources = sources.filter((src) => src.fallback);
   return {
     get,

@@ -29,14 +29,22 @@ export interface MixedShaped extends Shaped {
 const NEEDS_NO_GLYPH = /[\p{Cc}\p{Default_Ignorable_Code_Point}\p{Zl}\p{Zp}]/u;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
-const coverage = new WeakMap<LoadedFont, { ascii: boolean; cps: Map<number, boolean> }>();
+/**
+ * Per font: whether it covers printable ASCII, and per code point 0 unknown / 1 covered / 2 not, in pages of
+ * 4096 made when first touched — bounded (1.1 MB per font at worst) whatever text the HTTP API is sent.
+ */
+interface Coverage {
+  ascii: boolean;
+  pages: Map<number, Uint8Array>;
+}
+const coverage = new WeakMap<LoadedFont, Coverage>();
 
-function coverageOf(font: LoadedFont): { ascii: boolean; cps: Map<number, boolean> } {
+function coverageOf(font: LoadedFont): Coverage {
   let c = coverage.get(font);
   if (!c) {
     let ascii = true;
     for (let cp = 0x20; cp <= 0x7e && ascii; cp++) ascii = font.font.hasGlyphForCodePoint(cp);
-    coverage.set(font, (c = { ascii, cps: new Map() }));
+    coverage.set(font, (c = { ascii, pages: new Map() }));
   }
   return c;
 }
@@ -47,12 +55,14 @@ export function fontCovers(font: LoadedFont, text: string): boolean {
   if (c.ascii && PRINTABLE_ASCII.test(text)) return true;
   for (const ch of text) {
     const cp = ch.codePointAt(0) ?? 0;
-    let has = c.cps.get(cp);
-    if (has === undefined) {
-      has = NEEDS_NO_GLYPH.test(ch) || font.font.hasGlyphForCodePoint(cp);
-      c.cps.set(cp, has);
+    let page = c.pages.get(cp >> 12);
+    if (!page) c.pages.set(cp >> 12, (page = new Uint8Array(4096)));
+    let known = page[cp & 4095] ?? 0;
+    if (known === 0) {
+      known = NEEDS_NO_GLYPH.test(ch) || font.font.hasGlyphForCodePoint(cp) ? 1 : 2;
+      page[cp & 4095] = known;
     }
-    if (!has) return false;
+    if (known === 2) return false;
   }
   return true;
 }
@@ -106,17 +116,22 @@ const SCRIPTS: readonly (readonly [string, RegExp])[] = [
   ['Mymr', /\p{Script=Myanmar}/u],
 ];
 const COMMON = /[\p{Script=Common}\p{Script=Inherited}]/u;
-const scriptCache = new Map<number, string>();
+/** Per code point, in pages of 4096 made when first touched: 0 unknown, 1 Common, 2 + index in SCRIPTS, 255 other. */
+const scriptPages = new Map<number, Uint8Array>();
+const OTHER = 255;
 
 /** The script of a code point ('' for Common and Inherited: digits, spaces, punctuation, marks). */
 function scriptOf(ch: string): string {
   const cp = ch.codePointAt(0) ?? 0;
-  let s = scriptCache.get(cp);
-  if (s === undefined) {
-    s = COMMON.test(ch) ? '' : (SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'other');
-    scriptCache.set(cp, s);
+  let page = scriptPages.get(cp >> 12);
+  if (!page) scriptPages.set(cp >> 12, (page = new Uint8Array(4096)));
+  let code = page[cp & 4095] ?? 0;
+  if (code === 0) {
+    const index = SCRIPTS.findIndex(([, re]) => re.test(ch));
+    code = COMMON.test(ch) ? 1 : index >= 0 ? index + 2 : OTHER;
+    page[cp & 4095] = code;
   }
-  return s;
+  return code === 1 ? '' : code === OTHER ? 'other' : (SCRIPTS[code - 2]?.[0] ?? 'other');
 }
 
 /** The script of a grapheme: its first character's that is not Common or Inherited. */
