@@ -157,3 +157,25 @@ describe('layoutText with fallbacks', () => {
     expect(drawsNotdef([r.node])).toBe(true);
   });
 });
+
+describe('layoutText: lines without spaces, measured in their fallback fonts', () => {
+  it.each([
+    ['Thai', 'ถนนสุขุมวิทแขวงคลองเตยเหนือเขตวัฒนากรุงเทพมหานคร'],
+    ['Japanese', '大阪府大阪市北区梅田三丁目一番一号グランフロント大阪'],
+  ])('wraps a %s address between words, every line inside the box', (_script, text) => {
+    // Wider than its longest word (กรุงเทพมหานคร, グランフロント): a word wider than the box is cut anywhere.
+    const width = 160;
+    const r = lay(text, { box: { x: 0, y: 0, width } });
+    const lines = r.node.lines;
+    expect(lines.length).toBeGreaterThan(1);
+    expect(r.warnings).toEqual([]);
+    expect(lines.map((l) => l.text).join('')).toBe(text);
+    for (const l of lines) expect(l.width).toBeLessThanOrEqual(width + 1e-6);
+    const words = new Set(
+      Array.from(new Intl.Segmenter(undefined, { granularity: 'word' }).segment(text), (s) => s.index),
+    );
+    let at = 0;
+    for (const l of lines.slice(0, -1)) expect(words.has((at += l.text.length))).toBe(true);
+    expect(drawsNotdef([r.node])).toBe(false);
+  });
+});
