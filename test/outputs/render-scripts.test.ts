@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { inflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUNDLED_FONT_FILES, createFontSet } from '../../src/layout/fonts';
@@ -124,6 +125,36 @@ function previewImage(markup: Markup): GreyImage {
 }
 
 /**
+ * Every glyph (CID) the PDF's content streams show: the hex strings of their TJ arrays, four digits a glyph
+ * (Identity-H). CID 0 is the subset's glyph 0, .notdef. Read independently of src/render: zlib and regexes.
+ */
+function shownCids(pdf: Uint8Array): number[] {
+  const bytes = Buffer.from(pdf);
+  const cids: number[] = [];
+  let at = 0;
+  for (;;) {
+    const start = bytes.indexOf('stream', at, 'latin1');
+    if (start < 0) break;
+    const body = start + (bytes[start + 6] === 0x0d ? 8 : 7);
+    const end = bytes.indexOf('endstream', body, 'latin1');
+    at = end + 9;
+    let text: string;
+    try {
+      text = inflateSync(bytes.subarray(body, end)).toString('latin1');
+    } catch {
+      continue; // not deflated: not a content stream of this writer
+    }
+    if (!/\bBT\b[\s\S]*\bTf\b/.test(text)) continue; // font files and images
+    for (const tj of text.match(/\[[^\]]*\]\s*TJ/g) ?? []) {
+      for (const [, hex] of tj.matchAll(/<([0-9A-Fa-f]*)>/g)) {
+        for (let i = 0; i + 4 <= hex!.length; i += 4) cids.push(parseInt(hex!.slice(i, i + 4), 16));
+      }
+    }
+  }
+  return cids;
+}
+
+/**
  * The letters, marks and digits in order, nothing between them: what reading order means for copied text
  * (pdftotext ends each line where a CJK address wrapped between two ideographs, and moves neutrals, below).
  */
@@ -147,6 +178,8 @@ describe.each(ADDRESSES)('$name address', (address) => {
 
   it('prints a PDF whose text copies out in reading order, its fonts embedded as subsets', async () => {
     const { pdfPath } = await vectorOutputs([markup], ports, dir, address.lang);
+    expect(shownCids(readFileSync(pdfPath)).length).toBeGreaterThan(5);
+    expect(shownCids(readFileSync(pdfPath))).not.toContain(0);
     const { stdout } = await run('pdftotext', ['-enc', 'UTF-8', pdfPath, '-']);
     // Punctuation and spaces left out: between right-to-left words poppler moves a comma and a space around (it
     // wraps them in left-to-right embeddings), its reading of neutrals, not the order the PDF stores.
@@ -211,7 +244,7 @@ describe('control: without the fallback chain', () => {
   );
   const japanese = ADDRESSES[0]!;
 
-  it('draws .notdef, warns "empty boxes" and reads back far below the threshold', async () => {
+  it('draws .notdef (in the scene and the PDF), warns "empty boxes", reads back far below the threshold', async () => {
     const markup = addressLabel(japanese.text);
     const { glyphs, warnings } = glyphsOf(markup, dejavu, DPI);
     expect(glyphs.some((g) => g.id === 0)).toBe(true);
@@ -219,6 +252,7 @@ describe('control: without the fallback chain', () => {
     const noFallback = { ...ports, fonts: dejavu };
     const vector = await vectorOutputs([markup], noFallback, dir, 'control');
     const images = await outputImages([markup], noFallback, vector, DPI, join(dir, 'control-page'));
+    expect(shownCids(readFileSync(vector.pdfPath))).toContain(0);
     const [zpl] = await ocrImages([images.get('zpl')!], japanese.lang, dir, 'control');
     expect(similarity(japanese.text, zpl!)).toBeLessThan(MIN_OCR_SIMILARITY);
   });
