@@ -13,7 +13,8 @@ import { promisify } from 'node:util';
 import { inflateSync } from 'node:zlib';
 import { Resvg } from '@resvg/resvg-js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUNDLED_FONT_FILES, createFontSet } from '../../src/layout/fonts';
+import { BUNDLED_FONT_FILES, createFontSet, FALLBACK_FONT_FILES } from '../../src/layout/fonts';
+import { glyphPath } from '../../src/layout/glyph-paths';
 import { layout } from '../../src/layout/layout';
 import type { SceneNode, TextNode } from '../../src/layout/scene';
 import { toWirePreview } from '../../src/ipc/wire-scene';
@@ -124,6 +125,15 @@ function previewImage(markup: Markup): GreyImage {
   return rgbaToGreyImage(r.width, r.height, r.pixels);
 }
 
+/** The fonts (bundled and fallback) whose .notdef box outline, glyph 0, is among the SVG's glyph paths. */
+function notdefOutlinesIn(svg: string): string[] {
+  const keys = [...Object.keys(BUNDLED_FONT_FILES), ...Object.keys(FALLBACK_FONT_FILES)];
+  return keys.filter((k) => {
+    const d = glyphPath(ports.fonts.get(k), 0);
+    return d !== '' && svg.includes(` d="${d}"`);
+  });
+}
+
 /**
  * Every glyph (CID) the PDF's content streams show: the hex strings of their TJ arrays, four digits a glyph
  * (Identity-H). CID 0 is the subset's glyph 0, .notdef. Read independently of src/render: zlib and regexes.
@@ -193,6 +203,12 @@ describe.each(ADDRESSES)('$name address', (address) => {
     }
   });
 
+  it('prints an SVG that holds no .notdef outline of any font', async () => {
+    const { svg } = await vectorOutputs([markup], ports, dir, `${address.lang}-svg`);
+    expect(svg).toContain('<use ');
+    expect(notdefOutlinesIn(svg)).toEqual([]);
+  });
+
   it(`reads back with Tesseract (${address.lang}) from every output and the live preview`, async () => {
     const vector = await vectorOutputs([markup], ports, dir, `${address.lang}-ocr`);
     const images = await outputImages([markup], ports, vector, DPI, join(dir, `${address.lang}-page`));
@@ -244,7 +260,7 @@ describe('control: without the fallback chain', () => {
   );
   const japanese = ADDRESSES[0]!;
 
-  it('draws .notdef (in the scene and the PDF), warns "empty boxes", reads back far below the threshold', async () => {
+  it('draws .notdef (in the scene, the PDF and the SVG), warns "empty boxes", reads back far below the threshold', async () => {
     const markup = addressLabel(japanese.text);
     const { glyphs, warnings } = glyphsOf(markup, dejavu, DPI);
     expect(glyphs.some((g) => g.id === 0)).toBe(true);
@@ -253,6 +269,7 @@ describe('control: without the fallback chain', () => {
     const vector = await vectorOutputs([markup], noFallback, dir, 'control');
     const images = await outputImages([markup], noFallback, vector, DPI, join(dir, 'control-page'));
     expect(shownCids(readFileSync(vector.pdfPath))).toContain(0);
+    expect(notdefOutlinesIn(vector.svg)).toContain('DejaVuSans');
     const [zpl] = await ocrImages([images.get('zpl')!], japanese.lang, dir, 'control');
     expect(similarity(japanese.text, zpl!)).toBeLessThan(MIN_OCR_SIMILARITY);
   });
