@@ -24,6 +24,8 @@ export function drawText(
       ...(el.height !== undefined ? { height: el.height * ctx.k } : {}),
     },
     font,
+    fallbacks: ctx.opts.fonts.fallbacks(font),
+    lastResort: (g) => ctx.opts.fonts.lastResort(g),
     size: el.font.size * ctx.k,
     color: color(el.font.color) ?? color(el.fill) ?? BLACK,
     lineHeight: el.lineHeight,

@@ -79,13 +79,15 @@ export function glyphPath(font: LoadedFont, glyphId: number): string {
 /**
  * SVG path data of a whole laid-out line in SCENE units, y down: every glyph outline scaled by
  * size / unitsPerEm and moved to its position, numbers rounded to 0.01 scene unit. Fill it with the node's
- * colour (nonzero rule). `fonts` must hold the node's font.
+ * colour (nonzero rule). `fonts` must hold the node's font and its glyphs' fallback fonts.
  */
 export function linePathData(node: TextNode, line: TextLine, fonts: FontSet): string {
-  const font = fonts.get(node.font).font;
-  const scale = node.size / font.unitsPerEm;
+  const nodeFont = fonts.get(node.font).font;
   const out: string[] = [];
   for (const g of line.glyphs) {
+    // A fallback font's glyph (issue #23) is scaled by its own units per em.
+    const font = g.font === undefined ? nodeFont : fonts.get(g.font).font;
+    const scale = node.size / font.unitsPerEm;
     const ox = line.x + g.x;
     const oy = line.baseline + g.y;
     appendPath(

@@ -71,8 +71,10 @@ export interface PathNode extends NodeBase {
 
 /** One positioned glyph of a laid-out line, relative to the line's origin (x, baseline). */
 export interface PositionedGlyph {
-  /** Glyph id in the font named by the text node's `font`. */
+  /** Glyph id in `font`, or else in the font named by the text node's `font`. */
   id: number;
+  /** The font of this glyph when it is not the node's: a fallback font (issue #23), by its FontSet key. */
+  font?: string;
   x: number;
   y: number;
 }

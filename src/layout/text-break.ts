@@ -55,20 +55,63 @@ interface Segment {
 }
 
 /**
+ * Scripts written without spaces between words (issue #23): Thai, Lao, Khmer, Myanmar, Han, kana. Text in
+ * them breaks between the words Intl.Segmenter finds (ICU's dictionaries for Thai and the others; for
+ * Chinese and Japanese, words or single ideographs).
+ */
+const NO_SPACE_SCRIPT =
+  /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+/** Characters no line may start with (closing punctuation, CJK small kana and marks: kinsoku) or end with. */
+const NO_BREAK_BEFORE =
+  /^[\p{Pe}\p{Pf}!%),.:;?\]}、。，．：；！？ー々〻ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ゛゜]/u;
+const NO_BREAK_AFTER = /[\p{Ps}\p{Pi}([{]$/u;
+let wordSegmenter: Intl.Segmenter | undefined;
+const NO_BREAKS: ReadonlySet<number> = new Set();
+
+/**
+ * Positions (UTF-16 offsets) inside `paragraph` where a line may break between two words of a script without
+ * spaces; empty for text without such scripts (all of Latin, Greek, Cyrillic, Arabic, Hebrew, Indic, Hangul).
+ */
+function wordBreaks(paragraph: string): ReadonlySet<number> {
+  if (SIMPLE_ASCII.test(paragraph) || !NO_SPACE_SCRIPT.test(paragraph)) return NO_BREAKS;
+  if (typeof Intl === 'undefined' || typeof Intl.Segmenter !== 'function') return NO_BREAKS;
+  const breaks = new Set<number>();
+  wordSegmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
+  let before = '';
+  for (const { segment, index } of wordSegmenter.segment(paragraph)) {
+    if (
+      index > 0 &&
+      (NO_SPACE_SCRIPT.test(before) || NO_SPACE_SCRIPT.test(segment)) &&
+      !NO_BREAK_BEFORE.test(segment) &&
+      !NO_BREAK_AFTER.test(before)
+    ) {
+      breaks.add(index);
+    }
+    before = segment;
+  }
+  return breaks;
+}
+
+/**
  * Break opportunities: after spaces, and (wrap 'word') after a hyphen between letters, like the Konva text the
- * hosted SDK draws with; (wrap 'char') between any two graphemes.
+ * hosted SDK draws with, and between words of scripts written without spaces; (wrap 'char') between any two
+ * graphemes.
  */
 function segmentsOf(paragraph: string, wrap: 'word' | 'char'): Segment[] {
   const out: Segment[] = [];
   const gs = graphemes(paragraph);
+  const breaks = wrap === 'word' ? wordBreaks(paragraph) : undefined;
+  let at = 0;
   let word = '';
   let space = '';
   gs.forEach((g, i) => {
+    const start = at;
+    at += g.length;
     if (BREAKING_SPACE.test(g)) {
       space += g;
       return;
     }
-    if (space !== '' || (wrap === 'char' && word !== '')) {
+    if (space !== '' || (word !== '' && (wrap === 'char' || breaks?.has(start)))) {
       out.push({ word, space });
       word = '';
       space = '';

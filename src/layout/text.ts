@@ -9,7 +9,7 @@
 import type { LoadedFont } from './fonts';
 import type { Color, PositionedGlyph, TextLine, TextNode } from './scene';
 import { breakParagraph, cutToWidth, EPSILON, graphemes, type BrokenLine, type Measure } from './text-break';
-import { missingCharacters, shapeLine } from './text-shape';
+import { shapeLineWithFallback, uncoveredCharacters, type LastResort } from './text-fallback';
 
 export interface TextLayoutInput {
   text: string;
@@ -20,6 +20,13 @@ export interface TextLayoutInput {
    */
   box: { x: number; y: number; width?: number; height?: number };
   font: LoadedFont;
+  /**
+   * Fonts for what `font` lacks, tried in order per script run (`FontSet.fallbacks(font)`); none: characters
+   * `font` lacks draw its .notdef.
+   */
+  fallbacks?: readonly LoadedFont[];
+  /** After `fallbacks`, for a grapheme none covers: fonts installed on the machine (`FontSet.lastResort`). */
+  lastResort?: LastResort;
   /** Em size in scene units. */
   size: number;
   color: Color;
@@ -70,6 +77,8 @@ export function layoutText(input: TextLayoutInput): TextLayout {
   const maxHeight = positiveOr(input.box.height, Number.POSITIVE_INFINITY);
   const size = Number.isFinite(input.size) && input.size > 0 ? input.size : 0;
   const fk = input.font.font;
+  const chain = input.fallbacks ?? [];
+  const lastResort = input.lastResort;
   const text = normaliseText(input.text);
 
   const node: TextNode = {
@@ -83,8 +92,9 @@ export function layoutText(input: TextLayoutInput): TextLayout {
   };
   if (input.element !== undefined) node.element = input.element;
 
-  const missing = missingCharacters(fk, text);
-  if (missing.length > 0) warnings.push(missingWarning(where, input.font.key, missing));
+  const missing = uncoveredCharacters([input.font, ...chain], text, lastResort);
+  const withFallbacks = chain.length > 0 || lastResort !== undefined;
+  if (missing.length > 0) warnings.push(missingWarning(where, input.font.key, withFallbacks, missing));
   if (size === 0 && text !== '') warnings.push(`${where}: font size must be positive; nothing drawn`);
   if (text === '' || size === 0) {
     node.box.width = finiteOr(maxWidth, 0);
@@ -95,7 +105,8 @@ export function layoutText(input: TextLayoutInput): TextLayout {
   // Font units (y up) to scene units.
   const scale = size / fk.unitsPerEm;
   const base = direction === 'rtl' ? 'rtl' : 'ltr';
-  const measure: Measure = (s) => shapeLine(fk, s, base).advance * scale;
+  const measure: Measure = (s) =>
+    shapeLineWithFallback(input.font, chain, s, base, lastResort).advance * scale;
 
   // 1. Vertical metrics: line boxes are lineHeight × size tall; the glyphs' ascent + descent sit centred in
   // each (half-leading above and below), so the first baseline is y + half-leading + ascent.
@@ -171,7 +182,7 @@ export function layoutText(input: TextLayoutInput): TextLayout {
   }
 
   // 4. Shape, align, place.
-  const placed = final.map((t) => shapeToLine(t, fk, base, scale));
+  const placed = final.map((t) => shapeToLine(t, input.font, chain, lastResort, base, scale));
   const boxWidth = finiteOr(
     maxWidth,
     placed.reduce((w, l) => Math.max(w, l.width), 0),
@@ -194,13 +205,30 @@ export function layoutText(input: TextLayoutInput): TextLayout {
   return lostPieces.length ? { node, warnings, lost: lostPieces.join(' … ') } : { node, warnings };
 }
 
-/** Shapes a final line and positions its glyphs, in scene units relative to (line.x, baseline), y down. */
-function shapeToLine(text: string, font: LoadedFont['font'], base: 'ltr' | 'rtl', scale: number): TextLine {
-  const s = shapeLine(font, text, base);
+/**
+ * Shapes a final line and positions its glyphs, in scene units relative to (line.x, baseline), y down. A glyph
+ * from a fallback font names it (`font`); the others are the node's font.
+ */
+function shapeToLine(
+  text: string,
+  font: LoadedFont,
+  chain: readonly LoadedFont[],
+  lastResort: LastResort | undefined,
+  base: 'ltr' | 'rtl',
+  scale: number,
+): TextLine {
+  const s = shapeLineWithFallback(font, chain, text, base, lastResort);
   const glyphs: PositionedGlyph[] = [];
   let pen = 0;
   s.ids.forEach((id, k) => {
-    glyphs.push({ id, x: pen + (s.xOffsets[k] ?? 0) * scale, y: -(s.yOffsets[k] ?? 0) * scale });
+    const g: PositionedGlyph = {
+      id,
+      x: pen + (s.xOffsets[k] ?? 0) * scale,
+      y: -(s.yOffsets[k] ?? 0) * scale,
+    };
+    const from = s.fonts?.[k];
+    if (from && from !== font) g.font = from.key;
+    glyphs.push(g);
     pen += (s.advances[k] ?? 0) * scale;
   });
   return { text, x: 0, baseline: 0, width: s.advance * scale, glyphs };
@@ -229,14 +257,20 @@ function normaliseText(text: string): string {
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u;
 
-function missingWarning(where: string, fontKey: string, missing: readonly string[]): string {
+function missingWarning(
+  where: string,
+  fontKey: string,
+  withFallbacks: boolean,
+  missing: readonly string[],
+): string {
   const shown = missing.slice(0, 8);
   const codes = shown.map((c) => 'U+' + (c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0'));
   const more = missing.length > shown.length ? ` and ${missing.length - shown.length} more` : '';
+  const who = withFallbacks ? `font ${fontKey} and the fallback fonts have` : `font ${fontKey} has`;
   let msg =
-    `${where}: font ${fontKey} has no glyph for ${shown.map((c) => `"${c}"`).join(', ')} ` +
+    `${where}: ${who} no glyph for ${shown.map((c) => `"${c}"`).join(', ')} ` +
     `(${codes.join(' ')})${more}; drawn as empty boxes`;
-  if (missing.some((c) => CJK.test(c))) {
+  if (!withFallbacks && missing.some((c) => CJK.test(c))) {
     msg +=
       '. The bundled DejaVu fonts cover Latin, Greek, Cyrillic, Arabic and Hebrew, not Chinese, Japanese or Korean';
   }

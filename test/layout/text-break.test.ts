@@ -78,3 +78,41 @@ describe('helpers', () => {
     expect(graphemes('e\u0301\u{1D400}x')).toEqual(['e\u0301', '\u{1D400}', 'x']);
   });
 });
+
+describe('breakParagraph: scripts written without spaces (#23)', () => {
+  /** Where Intl.Segmenter puts word boundaries (UTF-16 offsets): the only places these lines may break. */
+  const wordBoundaries = (text: string): Set<number> =>
+    new Set(Array.from(new Intl.Segmenter(undefined, { granularity: 'word' }).segment(text), (s) => s.index));
+
+  it.each([
+    ['Thai', 'กรุงเทพมหานครอมรรัตนโกสินทร์มหินทรายุธยา', 12],
+    ['Japanese', '大阪府大阪市北区梅田三丁目一番一号', 6],
+    ['Chinese', '上海市浦东新区世纪大道一百号', 5],
+  ])('breaks %s between words, not only at spaces, each line within the width', (_script, text, width) => {
+    const got = lines(text, width);
+    expect(got.length).toBeGreaterThan(1);
+    expect(got.join('')).toBe(text);
+    for (const l of got) expect(mono(l)).toBeLessThanOrEqual(width);
+    const boundaries = wordBoundaries(text);
+    let at = 0;
+    for (const l of got.slice(0, -1)) expect(boundaries.has((at += l.length))).toBe(true);
+  });
+
+  it('starts no line with closing punctuation or a small kana (kinsoku) where words fit', () => {
+    const text = '東京都、千代田区。丸の内ッ一丁目';
+    // A word wider than the box is still cut between graphemes, wherever that falls.
+    const longest = Math.max(
+      ...Array.from(new Intl.Segmenter(undefined, { granularity: 'word' }).segment(text), (s) =>
+        mono(s.segment),
+      ),
+    );
+    for (let width = longest + 1; width <= 10; width++) {
+      for (const l of lines(text, width).slice(1)) expect(l).not.toMatch(/^[、。ッ]/);
+    }
+  });
+
+  it('breaks Latin and Korean only at spaces, as before', () => {
+    expect(lines('서울특별시중구 세종대로', 8)).toEqual(['서울특별시중구', '세종대로']);
+    expect(lines('aaaa bbbb', 6)).toEqual(['aaaa', 'bbbb']);
+  });
+});

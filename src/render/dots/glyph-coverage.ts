@@ -71,10 +71,12 @@ export interface PlacedGlyph {
   id: number;
   x: number;
   y: number;
+  /** A glyph of another font than the run's (a fallback font, issue #23), with its own dots per font unit. */
+  font?: { font: LoadedFont; sx: number; sy: number };
 }
 
 /**
- * The mask of a run of glyphs of one font under an axis-aligned scale (sx, sy: dots per font unit), clipped to
+ * The mask of a run of glyphs of one font (a glyph may name its own) under an axis-aligned scale (sx, sy: dots per font unit), clipped to
  * a label of `labelWidth` × `labelHeight`: coverage added per dot, then the ink's threshold. Null when empty.
  */
 export function glyphRunPatch(
@@ -95,7 +97,9 @@ export function glyphRunPatch(
   for (const g of glyphs) {
     const qx = Math.round(g.x * 4);
     const qy = Math.round(g.y * 4);
-    const c = glyphCoverage(edges, font, g.id, sx, sy, qx & 3, qy & 3);
+    const c = g.font
+      ? glyphCoverage(edges, g.font.font, g.id, g.font.sx, g.font.sy, qx & 3, qy & 3)
+      : glyphCoverage(edges, font, g.id, sx, sy, qx & 3, qy & 3);
     if (!c) continue;
     const x = (qx >> 2) + c.x;
     const y = (qy >> 2) + c.y;

@@ -319,11 +319,18 @@ class MonoPainter {
         const placed: PlacedGlyph[] = [];
         for (const line of node.lines) {
           for (const g of line.glyphs) {
-            placed.push({
+            const p: PlacedGlyph = {
               id: g.id,
               x: m[0] * (line.x + g.x) + m[4],
               y: m[3] * (line.baseline + g.y) + m[5],
-            });
+            };
+            if (g.font !== undefined) {
+              // A fallback font's glyph (issue #23), scaled by that font's units per em.
+              const other = this.fonts.get(g.font);
+              const k = node.size / other.font.unitsPerEm;
+              p.font = { font: other, sx: m[0] * k, sy: m[3] * k };
+            }
+            placed.push(p);
           }
         }
         patch = glyphRunPatch(
@@ -340,10 +347,12 @@ class MonoPainter {
       } else if (dotsPerEm > 0) {
         for (const line of node.lines) {
           for (const g of line.glyphs) {
-            const contours = glyphContours(font, g.id, dotsPerEm);
+            const gFont = g.font === undefined ? font : this.fonts.get(g.font);
+            const gs = g.font === undefined ? s : node.size / gFont.font.unitsPerEm;
+            const contours = glyphContours(gFont, g.id, dotsPerEm);
             if (contours.length === 0) continue;
             // Font units (y up) → scene units at the pen position → device.
-            const gm = multiply(m, [s, 0, 0, -s, line.x + g.x, line.baseline + g.y]);
+            const gm = multiply(m, [gs, 0, 0, -gs, line.x + g.x, line.baseline + g.y]);
             for (const contour of contours) this.addContour(contour, contour.length, gm);
           }
         }

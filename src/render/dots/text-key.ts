@@ -19,6 +19,8 @@ export function textKey(node: TextNode, m: Matrix, ink: Ink, label: MonoBitmap):
   for (const line of node.lines) {
     text += `${line.x},${line.baseline},${line.text}\u0000`;
     for (const g of line.glyphs) {
+      // A glyph of a fallback font: its id means another outline.
+      if (g.font !== undefined) text += `${g.font}\u0001`;
       mix(g.id);
       mix(g.x);
       mix(g.y);

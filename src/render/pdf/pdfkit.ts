@@ -205,12 +205,18 @@ function drawText(ctx: DrawContext, node: TextNode, opacity: number): void {
   for (const line of node.lines) {
     if (line.text.trim() === '') continue;
     const x = line.x + (line.glyphs[0]?.x ?? 0);
-    const asText = sameGlyphs(pdfkitGlyphIds(loaded.font, line.text), line.glyphs);
+    // pdfkit draws a line in one font: a line with fallback glyphs (issue #23) is drawn as outlines.
+    const asText =
+      line.glyphs.every((g) => g.font === undefined) &&
+      sameGlyphs(pdfkitGlyphIds(loaded.font, line.text), line.glyphs);
     if (!asText) {
       paint(doc, node.color, undefined, opacity, 'nonzero', () =>
         doc.path(linePathData(node, line, ctx.fonts)),
       );
     }
+    // A line with fallback glyphs keeps no text layer here: pdfkit would set it in the node's font alone, whose
+    // .notdef boxes would stand for the characters it lacks (the direct writer keeps such text searchable).
+    if (line.glyphs.some((g) => g.font !== undefined)) continue;
     doc.fillColor(c.hex, asText ? alpha : 0);
     doc.text(line.text, x, line.baseline, { lineBreak: false, baseline: 'alphabetic' });
   }

@@ -132,13 +132,16 @@ function drawGroup(node: GroupNode, glyphs: GlyphDefs, out: string[]): void {
 
 /** Each glyph is a `<use>` of its outline, moved to its pen position and scaled from font units. */
 function drawText(node: TextNode, glyphs: GlyphDefs, out: string[]): void {
-  const font = glyphs.fontOf(node.font);
-  const s = fine(node.size / font.unitsPerEm);
+  const scaleOf = (key: string): string => fine(node.size / glyphs.fontOf(key).unitsPerEm);
+  const nodeScale = scaleOf(node.font);
   const label = node.lines.map((l) => l.text).join(' ');
   out.push(`<g${fillAttrs(node.color)} aria-label="${esc(label)}">`);
   for (const line of node.lines) {
     for (const g of line.glyphs) {
-      const id = glyphs.ref(node.font, g.id);
+      // A fallback font's glyph (issue #23): its own outline and units per em.
+      const key = g.font ?? node.font;
+      const s = g.font === undefined ? nodeScale : scaleOf(g.font);
+      const id = glyphs.ref(key, g.id);
       if (!id) continue;
       out.push(
         `<use href="#${esc(id)}" transform="translate(${num(line.x + g.x)} ${num(line.baseline + g.y)}) scale(${s} -${s})"/>`,

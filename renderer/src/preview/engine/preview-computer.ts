@@ -2,7 +2,8 @@
  * What the preview worker and the page's own thread both run to make a live preview (#21): the same
  * `previewLabel` main runs (src/ipc/preview-label.ts) over the bundled fonts, so the Scene is the one every output
  * is made from, and only the nodes that changed since the renderer's held scene are handed over. Images in data:
- * URLs are read here; an image by URL or path is main's to fetch under its policy (`ok: false`, main previews).
+ * URLs are read here; an image by URL or path is main's to fetch under its policy (`ok: false`, main previews),
+ * as is text in a script only the fallback fonts draw (the page loads DejaVu alone; docs/fonts.md).
  */
 import { BUNDLED_FONT_FILES, createFontSet, type FontSet } from '../../../../src/layout/fonts';
 import { prepareAsciiShaping } from '../../../../src/layout/text-pairwise';
@@ -10,6 +11,7 @@ import { previewLabel } from '../../../../src/ipc/preview-label';
 import { PreviewSender } from '../../../../src/ipc/wire-scene';
 import type { FieldValues, PreviewResult } from '../../../../src/ipc/contract';
 import type { Template } from '../../../../src/model/schema';
+import { drawsNotdef } from '../../../../src/layout/notdef';
 import { dataUrlImages } from './data-images';
 
 /** The bundled fonts, as the build copies them next to the code that loads them. */
@@ -87,6 +89,8 @@ export function createPreviewComputer(prefix: string): PreviewComputer {
       try {
         if (!fonts) return { ok: false, why: 'the fonts are still loading' };
         const { scene, problems, cuts } = await previewLabel(template, values, { fonts, loadImages });
+        // The page loads DejaVu only, not the fallback chain (docs/fonts.md): text it cannot draw is main's.
+        if (drawsNotdef(scene.nodes)) return { ok: false, why: 'the text needs a fallback font' };
         return { ok: true, result: { scene: previews.send(scene, fonts, since), problems, cuts } };
       } catch (e) {
         return { ok: false, why: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };

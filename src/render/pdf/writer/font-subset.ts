@@ -75,7 +75,13 @@ const BLOCKS_BELOW = 0x2000;
 function charactersOf(cp: number): string {
   const s = String.fromCodePoint(cp);
   const presentationForm = (cp >= 0xfb00 && cp <= 0xfdff) || (cp >= 0xfe70 && cp <= 0xfeff);
-  return presentationForm ? s.normalize('NFKC') : s;
+  if (!presentationForm) return s;
+  const spelled = s.normalize('NFKC');
+  // Hebrew and Arabic forms (lam-alef ﻻ = "لا") are drawn in right-to-left runs, which text extractors (poppler,
+  // pdf.js) put back in logical order character by character, a ligature's characters included: stored in
+  // visual order, they come out in logical order ("الإمارات", not "اإلمارات").
+  const rtl = cp >= 0xfb1d;
+  return rtl ? [...spelled].reverse().join('') : spelled;
 }
 
 function range(from: number, to: number): number[] {

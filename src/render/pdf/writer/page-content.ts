@@ -140,7 +140,7 @@ class ContentWriter {
   }
 
   text(node: TextNode, opacity: number): void {
-    const { name, subset } = this.res.font(node.font);
+    const nodeFont = this.res.font(node.font);
     const c = parseColor(node.color);
     const alpha = c.alpha * opacity;
     let ops = `q\n${rgb(c)} rg\n`;
@@ -150,19 +150,33 @@ class ContentWriter {
     for (const line of node.lines) {
       if (line.text.trim() === '' || line.glyphs.length === 0) continue;
       let spelled = '';
-      let text = `BT\n${name} ${size} Tf\n`;
+      let text = `BT\n${nodeFont.name} ${size} Tf\n`;
       let tj = '';
       let hex = '';
       let runY = Number.NaN;
       let nextX = 0;
+      let current = nodeFont;
       for (const g of line.glyphs) {
+        // A fallback font's glyph (issue #23): switch fonts, and start a new run at the glyph's position.
+        const f = g.font === undefined ? nodeFont : this.res.font(g.font);
+        let switched = false;
+        if (f !== current) {
+          if (hex) tj += `<${hex}>`;
+          if (tj) text += `[${tj}] TJ\n`;
+          text += `${f.name} ${size} Tf\n`;
+          tj = '';
+          hex = '';
+          current = f;
+          switched = true;
+        }
+        const subset = f.subset;
         const cid = subset.cidOf.get(g.id);
         if (cid === undefined)
-          throw new Error(`pdf-direct: glyph ${g.id} of ${node.font} is not in its subset`);
+          throw new Error(`pdf-direct: glyph ${g.id} of ${g.font ?? node.font} is not in its subset`);
         spelled += subset.unicode[cid] ?? '';
         const x = line.x + g.x;
         const y = line.baseline + g.y;
-        if (y !== runY) {
+        if (y !== runY || switched) {
           // A new run (first glyph, or a glyph raised or lowered by a mark offset): absolute text matrix.
           if (hex) tj += `<${hex}>`;
           if (tj) text += `[${tj}] TJ\n`;
@@ -245,15 +259,19 @@ const rgb = (c: { r: number; g: number; b: number }): string =>
 /** Every glyph id each font shows in these scenes (to pick the subsets before any content is written). */
 export function glyphsByFont(scenes: readonly Scene[]): Map<string, Set<number>> {
   const used = new Map<string, Set<number>>();
-  const text = (node: TextNode): void => {
-    let ids = used.get(node.font);
+  const idsOf = (key: string): Set<number> => {
+    let ids = used.get(key);
     if (!ids) {
       ids = new Set();
-      used.set(node.font, ids);
+      used.set(key, ids);
     }
+    return ids;
+  };
+  const text = (node: TextNode): void => {
+    const ids = idsOf(node.font);
     for (const line of node.lines) {
       if (line.text.trim() === '') continue;
-      for (const g of line.glyphs) ids.add(g.id);
+      for (const g of line.glyphs) (g.font === undefined ? ids : idsOf(g.font)).add(g.id);
     }
   };
   const visit = (node: SceneNode): void => {
