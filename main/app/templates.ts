@@ -125,7 +125,7 @@ export function summarize(entry: TemplateEntry, recent: readonly TemplateRef[] =
 export function appTemplates(dataDir: string): AppTemplates {
   const folders = templateFolders(dataDir);
   const stores: Record<TemplateSource, TemplateStore> = {
-    bundled: folderStore(bundledTemplatesDir(), 'bundled'),
+    bundled: folderStore(bundledTemplatesDir(), 'bundled', { fixed: true }),
     user: folderStore(folders.user, 'user'),
     captured: folderStore(folders.captured, 'captured'),
   };

@@ -2,7 +2,7 @@
  * The folder store's `io: 'sync'` mode (what `labeldesk serve` uses): the same listing as the default mode,
  * broken files and all, and a change on disk applies to the very next lookup (spec §1 rule 2).
  */
-import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -55,5 +55,45 @@ describe("folder store, io: 'sync'", () => {
     await expect(folderStore(join(dir, 'file.json'), 'user', { io: 'sync' }).list()).rejects.toThrow(
       /ENOTDIR/,
     );
+  });
+});
+
+describe('a fixed folder (the bundled templates)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ld-fixed-store-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is read once: later changes on disk are not looked at, while a user folder beside it still is', async () => {
+    writeFileSync(join(dir, 'shipped.json'), JSON.stringify(tpl('shipped', 'as shipped')));
+    const fixed = folderStore(dir, 'bundled', { io: 'sync', fixed: true });
+    expect((await fixed.get('shipped')).template.elements[0]).toMatchObject({ text: 'as shipped' });
+    writeFileSync(join(dir, 'shipped.json'), JSON.stringify(tpl('shipped', 'edited')));
+    writeFileSync(join(dir, 'added.json'), JSON.stringify(tpl('added', 'x')));
+    expect((await fixed.get('shipped')).template.elements[0]).toMatchObject({ text: 'as shipped' });
+    await expect(fixed.get('added')).rejects.toBeInstanceOf(TemplateNotFound);
+    // The default store: bundled fixed, the user's folder live.
+    const user = mkdtempSync(join(tmpdir(), 'ld-user-store-'));
+    try {
+      const store = defaultTemplateStore(user, { io: 'sync' });
+      await expect(store.get('mine')).rejects.toBeInstanceOf(TemplateNotFound);
+      writeFileSync(join(user, 'mine.json'), JSON.stringify(tpl('mine', 'new')));
+      expect((await store.get('mine')).template.name).toBe('mine');
+      expect((await store.get('shipping-4x6')).origin).toBe('bundled');
+    } finally {
+      rmSync(user, { recursive: true, force: true });
+    }
+  });
+
+  it('a listing that failed is tried again at the next lookup', async () => {
+    const later = join(dir, 'later');
+    writeFileSync(later, 'a file where the folder will be');
+    const fixed = folderStore(later, 'bundled', { io: 'sync', fixed: true });
+    await expect(fixed.list()).rejects.toThrow(/ENOTDIR/);
+    rmSync(later);
+    mkdirSync(later);
+    writeFileSync(join(later, 'one.json'), JSON.stringify(tpl('one', '1')));
+    expect((await fixed.get('one')).template.name).toBe('one');
   });
 });
