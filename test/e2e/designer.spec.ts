@@ -11,7 +11,9 @@ import { join, resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { getDot } from '../../src/render/bitmap';
+import { monoToPng } from '../../main/app/mono-png';
+import { parseTemplate } from '../../src/model/parse';
+import { createMonoBitmap, getDot, setDot } from '../../src/render/bitmap';
 import { scanZplJob } from '../support/barcode-label';
 import { decodeZpl } from '../support/zpl-decode';
 import { SCREENSHOTS, expect, screenshot, test } from './fixtures';
@@ -374,4 +376,173 @@ test('designer: drag moves on whole dots as one undo step; a marquee selects', a
   await page.mouse.move(box.x + at(x0 + w / 2), box.y + at(y0 + 0.02), { steps: 8 });
   await page.mouse.up();
   await expect(rectButton).toHaveAttribute('aria-pressed', 'true');
+});
+
+/** A 128 × 128 logo of 4 × 4 black and white squares (top left black), as a 1-bit PNG. */
+function checkerLogo(): Buffer {
+  const bitmap = createMonoBitmap(128, 128);
+  for (let y = 0; y < 128; y++)
+    for (let x = 0; x < 128; x++) setDot(bitmap, x, y, ((x >> 5) + (y >> 5)) % 2 === 0);
+  return Buffer.from(monoToPng(bitmap, 96));
+}
+
+/** A PNG signature and header declaring 40000 × 40000 pixels, padded with zeros to 100 KB. */
+function pngBomb(): Buffer {
+  const d = Buffer.alloc(100 * 1024);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(d);
+  d.writeUInt32BE(40000, 16);
+  d.writeUInt32BE(40000, 20);
+  return d;
+}
+
+test('designer: shipping-4x6 duplicated, its sender address and logo changed, saved and printed', async ({
+  page,
+  app,
+}) => {
+  const COPY = 'shipping-4x6-acme';
+  const SENDER = 'FROM: Acme Parts Ltd\n9 Quay Street\nLeeds LS1 4AB, United Kingdom';
+  const original = resolve(import.meta.dirname, '../../assets/templates/shipping-4x6.json');
+  const originalBytes = readFileSync(original);
+  interface Placed {
+    id?: string;
+    type: string;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+    text?: string;
+    url?: string;
+  }
+  const bundled = JSON.parse(originalBytes.toString('utf8')) as { elements: Placed[] };
+  const senderAt = bundled.elements.findIndex((e) => e.id === 'sender');
+  const logoAt = bundled.elements.findIndex((e) => e.id === 'logo');
+  const sender = bundled.elements[senderAt]!;
+  const logo = bundled.elements[logoAt]!;
+  const newLogo = checkerLogo();
+  const newLogoUrl = `data:image/png;base64,${newLogo.toString('base64')}`;
+
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  await page.getByRole('button', { name: 'Open a template…' }).click();
+  const open = page.getByRole('dialog', { name: 'Open a template' });
+  const choice = open.getByRole('combobox', { name: 'Template' });
+  const option = await choice.getByRole('option', { name: /^shipping-4x6 \(bundled/ }).textContent();
+  await choice.selectOption({ label: option! });
+  await open.getByRole('textbox', { name: 'Name of the copy' }).fill(COPY);
+  await open.getByRole('button', { name: 'Duplicate and open' }).click();
+  await expect(open).toBeHidden();
+  await expect(page.getByRole('textbox', { name: 'Template name' })).toHaveValue(COPY);
+
+  // The label as bundled, in the printer view: what the copy printed before any change.
+  const printerView = page.getByRole('switch', { name: 'Printer view' });
+  const view = page.getByRole('img', { name: /^Printer view: 812 × 1218 dots at 203 dpi/ });
+  await printerView.check();
+  await expect(view).toBeVisible({ timeout: 20_000 });
+  const beforeSrc = (await view.getAttribute('src'))!;
+  const before = decodeMonoPng(beforeSrc);
+  await printerView.uncheck();
+
+  // The sender's address.
+  await elementsList(page)
+    .getByRole('button', { name: new RegExp(`^Text ${senderAt + 1}: FROM:`) })
+    .click();
+  await page.getByRole('textbox', { name: 'Content' }).fill(SENDER);
+
+  // The logo: files that are not an image this template can carry are refused, naming the file and why.
+  await elementsList(page)
+    .getByRole('button', { name: new RegExp(`^Image ${logoAt + 1}`) })
+    .click();
+  const file = page.getByLabel('Image file');
+  const address = page.getByRole('textbox', { name: 'Image address' });
+  await expect(address).toHaveValue(logo.url!);
+  const refused = page.getByRole('alert').filter({ hasText: /^“/ });
+  await file.setInputFiles({ name: 'empty.png', mimeType: 'image/png', buffer: Buffer.alloc(0) });
+  await expect(refused).toHaveText('“empty.png” is empty (0 bytes): choose a PNG, JPEG or SVG image.');
+  await file.setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from('a text file\n') });
+  await expect(refused).toHaveText('“logo.png” is not a PNG, JPEG or SVG image.');
+  await expect(file).toHaveAttribute('aria-invalid', 'true');
+  await file.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: pngBomb() });
+  await expect(refused).toContainText(
+    '“huge.png” is 100 KB; an image kept in a template may be at most 73.2 KB',
+  );
+  expect(await violations(page), 'the image properties with a refused file').toEqual([]);
+  await expect(address).toHaveValue(logo.url!);
+  // The new logo: taken, one undo step.
+  await file.setInputFiles({ name: 'acme-logo.png', mimeType: 'image/png', buffer: newLogo });
+  await expect(page.getByText('“acme-logo.png”: PNG, 128 × 128 pixels.')).toBeVisible();
+  await expect(refused).toHaveCount(0);
+  await expect(address).toHaveValue(newLogoUrl);
+  const toolbar = page.getByRole('toolbar', { name: 'Designer' });
+  await toolbar.getByRole('button', { name: 'Undo' }).click();
+  await expect(address).toHaveValue(logo.url!);
+  await toolbar.getByRole('button', { name: 'Redo' }).click();
+  await expect(address).toHaveValue(newLogoUrl);
+
+  await toolbar.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Saved as “${COPY}”` })).toBeVisible();
+  const saved = JSON.parse(
+    readFileSync(join(app.dataDir, 'templates', `${COPY}.json`), 'utf8'),
+  ) as typeof bundled;
+  expect(saved.elements[senderAt]!.text).toBe(SENDER);
+  expect(saved.elements[logoAt]!.url).toBe(newLogoUrl);
+  // Nothing else changed.
+  const others = (elements: readonly unknown[]) => elements.filter((_, i) => i !== senderAt && i !== logoAt);
+  // (A save writes the template as the schema reads it: its defaults spelled out.)
+  expect(others(saved.elements)).toEqual(others(parseTemplate(bundled).elements));
+
+  // The printer view of the changed copy, then one label of it to the printer.
+  await printerView.check();
+  await expect(view).not.toHaveAttribute('src', beforeSrc, { timeout: 20_000 });
+  const after = decodeMonoPng((await view.getAttribute('src'))!);
+  await printerView.uncheck();
+  await toolbar.getByRole('button', { name: 'Test print' }).click();
+  await expect.poll(() => app.zebra.jobs.length, { timeout: 30_000 }).toBe(1);
+  const printed = decodeZpl(app.zebra.jobs[0]!.zpl).bitmap;
+  expect([printed.width, printed.height]).toEqual([before.width, before.height]);
+
+  // Dots of a template box (px at 96 dpi) at 203 dpi, `grow` dots wider each side.
+  const dotBox = (b: { x: number; y: number; width: number; height: number }, grow = 0) => ({
+    x0: Math.floor((b.x * 203) / 96) - grow,
+    y0: Math.floor((b.y * 203) / 96) - grow,
+    x1: Math.ceil(((b.x + b.width) * 203) / 96) + grow,
+    y1: Math.ceil(((b.y + b.height) * 203) / 96) + grow,
+  });
+  const inBox = (x: number, y: number, b: ReturnType<typeof dotBox>) =>
+    x >= b.x0 && x < b.x1 && y >= b.y0 && y < b.y1;
+  const logoBox = dotBox(logo, 2);
+  const senderBox = dotBox(sender, 2);
+  let changedOutside = 0;
+  let changedLogo = 0;
+  let changedSender = 0;
+  let unlikeView = 0;
+  for (let y = 0; y < printed.height; y++) {
+    for (let x = 0; x < printed.width; x++) {
+      const dot = getDot(printed, x, y);
+      if (dot !== after.black(x, y)) unlikeView++;
+      if (dot === before.black(x, y)) continue;
+      if (inBox(x, y, logoBox)) changedLogo++;
+      else if (inBox(x, y, senderBox)) changedSender++;
+      else changedOutside++;
+    }
+  }
+  expect(unlikeView, 'dots that differ between the print and the designer’s printer view').toBe(0);
+  expect(changedOutside, 'dots changed outside the logo and the sender').toBe(0);
+  expect(changedSender, 'dots changed in the sender’s address').toBeGreaterThan(200);
+  expect(changedLogo, 'dots changed in the logo').toBeGreaterThan(500);
+  // The new logo printed: each of its 16 squares black or white at its centre (the logo fills its box).
+  const cell = logo.width / 4;
+  const squares: string[] = [];
+  for (let r = 0; r < 4; r++) {
+    let row = '';
+    for (let c = 0; c < 4; c++) {
+      const cx = Math.round(((logo.x + (c + 0.5) * cell) * 203) / 96);
+      const cy = Math.round(((logo.y + (r + 0.5) * (logo.height / 4)) * 203) / 96);
+      let black = 0;
+      for (let dy = -3; dy <= 3; dy++)
+        for (let dx = -3; dx <= 3; dx++) if (getDot(printed, cx + dx, cy + dy)) black++;
+      row += black > 40 ? '#' : black < 9 ? '.' : '?';
+    }
+    squares.push(row);
+  }
+  expect(squares, 'the printed logo, square by square').toEqual(['#.#.', '.#.#', '#.#.', '.#.#']);
+  expect(readFileSync(original).equals(originalBytes), 'the bundled shipping-4x6 is as it was').toBe(true);
 });

@@ -295,7 +295,7 @@ function ElementProperties({ problems }: { problems: readonly TemplateProblemVie
       {type === 'barcode' && (
         <BarcodeProperties els={els as Extract<Element, { type: 'barcode' }>[]} at={at} />
       )}
-      {type === 'image' && <ImageFileInput />}
+      {type === 'image' && <ImageFileInput key={selection.join(',')} />}
       {type === 'image' && (
         <TextInput
           label="Image address"
