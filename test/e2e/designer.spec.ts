@@ -546,3 +546,85 @@ test('designer: shipping-4x6 duplicated, its sender address and logo changed, sa
   expect(squares, 'the printed logo, square by square').toEqual(['#.#.', '.#.#', '#.#.', '.#.#']);
   expect(readFileSync(original).equals(originalBytes), 'the bundled shipping-4x6 is as it was').toBe(true);
 });
+
+test("designer: a field's rules — pattern, default, maximum length, choices, counter — checked as typed", async ({
+  page,
+  app,
+}) => {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  await page.getByRole('button', { name: 'New template…' }).click();
+  const create = page.getByRole('dialog', { name: 'New template' });
+  await create.getByRole('textbox', { name: 'Name' }).fill('rules-2x1');
+  await create.getByRole('combobox', { name: 'Label size' }).selectOption({ label: '2 × 1 in (product)' });
+  await create.getByRole('button', { name: 'Create' }).click();
+  await addField(page, 1, 'code', 'Code', 'AA000');
+  await page.getByRole('button', { name: 'Add text' }).click();
+  await bind(page, 'code');
+
+  const pattern = page.getByRole('textbox', { name: 'Field 1 pattern' });
+  await pattern.fill('[A-Z]{2}\\d{3');
+  await expect(pattern).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(/^not a valid regular expression: /)).toBeVisible();
+  await pattern.fill('[A-Z]{2}\\d{3}');
+  await expect(pattern).not.toHaveAttribute('aria-invalid');
+
+  const fallback = page.getByRole('textbox', { name: 'Field 1 default' });
+  await fallback.fill('ab123');
+  await expect(fallback).toHaveAttribute('aria-invalid', 'true');
+  await expect(
+    page.getByText('The default is refused: Code does not have the expected form (pattern [A-Z]{2}\\d{3}).'),
+  ).toBeVisible();
+  await fallback.fill('AB123');
+  await expect(fallback).not.toHaveAttribute('aria-invalid');
+
+  const longest = page.getByRole('textbox', { name: /^Field 1 maximum length/ });
+  await longest.fill('4');
+  await expect(
+    page.getByText('The default is refused: Code is 5 characters long; the maximum is 4.'),
+  ).toBeVisible();
+  await longest.fill('');
+  await expect(fallback).not.toHaveAttribute('aria-invalid');
+
+  await page.getByRole('combobox', { name: 'Field 1 type' }).selectOption('choice');
+  const choices = page.getByRole('textbox', { name: 'Field 1 choices' });
+  await expect(choices).toHaveValue('AB123');
+  await choices.fill('AB123\nCD456\nAB123');
+  await expect(page.getByText('“AB123” listed more than once.')).toBeVisible();
+  await choices.fill('AB123\nCD456');
+  await expect(choices).not.toHaveAttribute('aria-invalid');
+  expect(await violations(page), 'the fields panel').toEqual([]);
+
+  const toolbar = page.getByRole('toolbar', { name: 'Designer' });
+  await toolbar.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as “rules-2x1”' })).toBeVisible();
+  const saved = JSON.parse(readFileSync(join(app.dataDir, 'templates', 'rules-2x1.json'), 'utf8')) as {
+    fields: Record<string, unknown>[];
+  };
+  expect(saved.fields[0]).toEqual({
+    name: 'code',
+    label: 'Code',
+    placeholder: 'AA000',
+    type: 'choice',
+    required: false,
+    pattern: '[A-Z]{2}\\d{3}',
+    choices: ['AB123', 'CD456'],
+    default: 'AB123',
+  });
+
+  // A counter numbering SSCCs: the company prefix checked as typed; the switch to SSCCs is one undo step.
+  await page.getByRole('combobox', { name: 'Field 1 type' }).selectOption('counter');
+  await page.getByRole('textbox', { name: 'Field 1 first number' }).fill('100');
+  await expect(page.getByRole('textbox', { name: 'Field 1 text before the number' })).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Field 1 numbers SSCCs (GS1)' }).check();
+  await expect(page.getByRole('textbox', { name: 'Field 1 text before the number' })).toBeHidden();
+  const prefix = page.getByRole('textbox', { name: 'Field 1 GS1 company prefix' });
+  await prefix.fill('12');
+  await expect(prefix).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('the GS1 company prefix is 6 to 12 digits', { exact: true })).toBeVisible();
+  await prefix.fill('0614141');
+  await expect(prefix).not.toHaveAttribute('aria-invalid');
+  await toolbar.getByRole('button', { name: 'Undo' }).click();
+  await toolbar.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('checkbox', { name: 'Field 1 numbers SSCCs (GS1)' })).not.toBeChecked();
+  await expect(page.getByRole('textbox', { name: 'Field 1 first number' })).toHaveValue('100');
+});

@@ -56,6 +56,14 @@ const CHANGES: Record<string, (s: DesignState) => void> = {
   'add a field': (s) => s.addField(),
   'edit a field': (s) => s.editField(0, { label: 'SKU', required: true }),
   'rename a field': (s) => s.editField(0, { name: 'item' }),
+  "set a field's rules": (s) =>
+    s.editField(0, { pattern: '[A-Z]+', maxLength: 12, default: 'ABC', hint: 'Capitals' }),
+  'make a field a counter': (s) =>
+    s.editField(0, { type: 'counter', counter: { start: 5, step: 2, width: 4, prefix: 'A', suffix: '' } }),
+  'set an image file': (s) => {
+    s.addElement('image');
+    s.setProperties({ url: 'data:image/png;base64,iVBORw0KGgo=' });
+  },
   'remove a field': (s) => s.removeField(0),
   'move a field': (s) => {
     s.addField({ name: 'lot' });
@@ -79,6 +87,15 @@ describe('history', () => {
       expect(s().doc).toEqual(after);
     });
   }
+
+  it("removes a field's rule as one step: the key gone from the template, an undo puts it back", () => {
+    const { s } = setup();
+    s().editField(0, { maxLength: 12 });
+    s().editField(0, { maxLength: undefined });
+    expect(Object.keys(s().doc!.template.fields[0]!)).not.toContain('maxLength');
+    s().undo();
+    expect(s().doc!.template.fields[0]!.maxLength).toBe(12);
+  });
 
   it('restores the selection each change was made with', () => {
     const { s } = setup();
