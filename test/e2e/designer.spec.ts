@@ -628,3 +628,87 @@ test("designer: a field's rules — pattern, default, maximum length, choices, c
   await expect(page.getByRole('checkbox', { name: 'Field 1 numbers SSCCs (GS1)' })).not.toBeChecked();
   await expect(page.getByRole('textbox', { name: 'Field 1 first number' })).toHaveValue('100');
 });
+
+test('designer: a template file imported (problems listed, a taken name asked about) and exported', async ({
+  page,
+  app,
+}) => {
+  const shippingFile = resolve(import.meta.dirname, '../../assets/templates/shipping-4x6.json');
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  const toolbar = page.getByRole('toolbar', { name: 'Designer' });
+  await toolbar.getByRole('button', { name: 'Import…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Import a template' });
+  const file = dialog.getByLabel('Template file');
+  const importButton = dialog.getByRole('button', { name: 'Import and open' });
+
+  await file.setInputFiles({ name: 'empty.json', mimeType: 'application/json', buffer: Buffer.alloc(0) });
+  await expect(dialog.getByRole('alert')).toHaveText('“empty.json” is empty (0 bytes).');
+  await expect(importButton).toBeDisabled();
+
+  const broken = {
+    schemaVersion: 1,
+    name: 'broken',
+    stage: { width: 2, height: 1, unit: 'in' },
+    elements: [{ type: 'barcode', x: 0, y: 0, width: 100, height: 40, format: 'code12', text: '{sku}' }],
+  };
+  await file.setInputFiles({
+    name: 'broken.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(broken)),
+  });
+  const problems = dialog.getByRole('list', { name: 'Problems in the file' }).getByRole('listitem');
+  await expect(
+    problems.filter({ hasText: /^elements\[0\]\.format: unknown barcode format "code12"/ }),
+  ).toHaveCount(1);
+  await expect(
+    problems.filter({
+      hasText: 'elements[0].text: refers to field "sku", which is not declared in "fields"',
+    }),
+  ).toHaveCount(1);
+  await expect(
+    dialog.getByText('“broken.json” is not a template LabelDesk can use: 2 problems.'),
+  ).toBeVisible();
+  expect(await violations(page), 'the import dialog with problems').toEqual([]);
+  await file.setInputFiles({
+    name: 'notes.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"name": '),
+  });
+  await expect(problems).toHaveCount(1);
+  await expect(problems).toHaveText(/^not valid JSON/);
+  await expect(importButton).toBeDisabled();
+
+  // The bundled shipping-4x6's own file: its name is taken, so another is asked for.
+  await file.setInputFiles(shippingFile);
+  const name = dialog.getByRole('textbox', { name: 'Name of the imported template' });
+  await expect(name).toHaveValue('shipping-4x6');
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(
+    dialog.getByText('A template is already called “shipping-4x6”: choose another name.'),
+  ).toBeVisible();
+  await expect(importButton).toBeDisabled();
+  await name.fill('shipping-imported');
+  await expect(name).not.toHaveAttribute('aria-invalid');
+  await importButton.click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('textbox', { name: 'Template name' })).toHaveValue('shipping-imported');
+  await expect(page.getByText('Imported as “shipping-imported” in your templates.')).toBeVisible();
+  const importedPath = join(app.dataDir, 'templates', 'shipping-imported.json');
+  const imported = JSON.parse(readFileSync(importedPath, 'utf8')) as { name: string; elements: unknown[] };
+  const bundled = parseTemplate(JSON.parse(readFileSync(shippingFile, 'utf8')));
+  expect(imported).toEqual({ ...bundled, name: 'shipping-imported' });
+
+  // Export: the file as saved.
+  const exportButton = toolbar.getByRole('button', { name: 'Export' });
+  const [download] = await Promise.all([page.waitForEvent('download'), exportButton.click()]);
+  expect(download.suggestedFilename()).toBe('shipping-imported.json');
+  const exported = join(mkdtempSync(join(tmpdir(), 'ld-e2e-export-')), 'exported.json');
+  await download.saveAs(exported);
+  expect(
+    readFileSync(exported).equals(readFileSync(importedPath)),
+    'the exported file is the saved one',
+  ).toBe(true);
+  // Unsaved changes are not what Export writes: it waits for a save.
+  await page.getByRole('button', { name: 'Add rectangle' }).click();
+  await expect(exportButton).toBeDisabled();
+});

@@ -1,6 +1,6 @@
 /**
- * The Design screen (issue #22): make and edit templates. A toolbar (New, Open, Save, Undo, Redo, zoom, the
- * printer view), the palette and the list of elements on the left, the canvas in the middle (drawn from the
+ * The Design screen (issue #22): make and edit templates. A toolbar (New, Open, Import, Save, Export, Test
+ * print, Undo, Redo, zoom, the printer view), the palette and the list of elements on the left, the canvas in the middle (drawn from the
  * Scene the preview engine makes of the document, so it is the label as printed), the selection's
  * properties and the fields on the right. The design store owns the document and one history of every
  * change; the canvas only sends edits. Keys: arrows move the selection one dot (Shift: ten), Delete,
@@ -15,6 +15,7 @@ import { ELEMENT_TYPES, type Element } from '../../../../src/model/elements';
 import type { Template } from '../../../../src/model/schema';
 import { ErrorNotice } from '../../components/error-notice';
 import { Icon } from '../../components/icons';
+import { downloadFile } from '../../lib/download';
 import { useSize } from '../../lib/use-size';
 import type { NewDesign } from '../../design/design-document';
 import { freeSpot } from '../../design/free-spot';
@@ -31,6 +32,7 @@ import {
   type OpenChoice,
 } from './design-dialogs';
 import { FieldsPanel } from './fields-panel';
+import { ImportTemplateDialog } from './import-dialog';
 import { KIND_NAMES, PropertiesPanel } from './properties-panel';
 import { RULER } from './design-canvas-constants';
 
@@ -41,8 +43,8 @@ const FIT_MARGIN = RULER + 48;
 
 const NO_PROBLEMS: readonly TemplateProblemView[] = [];
 
-type Pending = { kind: 'leave'; to: Screen } | { kind: 'new' } | { kind: 'open' };
-type Dialog = 'new' | 'open' | null;
+type Pending = { kind: 'leave'; to: Screen } | { kind: 'new' } | { kind: 'open' } | { kind: 'import' };
+type Dialog = 'new' | 'open' | 'import' | null;
 
 /**
  * The document drawn by the renderer's preview engine with no values typed (each field's placeholder prints),
@@ -372,6 +374,9 @@ export function DesignScreen() {
         <button type="button" className="btn btn-secondary btn-small" onClick={() => ask({ kind: 'open' })}>
           Open…
         </button>
+        <button type="button" className="btn btn-secondary btn-small" onClick={() => ask({ kind: 'import' })}>
+          Import…
+        </button>
         <button
           type="button"
           className="btn btn-primary btn-small"
@@ -379,6 +384,22 @@ export function DesignScreen() {
           onClick={() => void saveNow()}
         >
           Save
+        </button>
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          disabled={!doc || busy || dirty || savedAs === null}
+          title={
+            dirty || savedAs === null
+              ? 'Save first: the file exported is the template as saved.'
+              : 'The template’s file, to keep or to use on another computer.'
+          }
+          onClick={async () => {
+            const file = await design.getState().exportSaved();
+            if (file) downloadFile(file);
+          }}
+        >
+          Export
         </button>
         <button
           type="button"
@@ -684,6 +705,17 @@ export function DesignScreen() {
 
       {dialog === 'new' && <NewTemplateDialog onClose={onNew} />}
       {dialog === 'open' && <OpenTemplateDialog onClose={(c) => void onOpen(c)} />}
+      {dialog === 'import' && (
+        <ImportTemplateDialog
+          dpi={doc?.dpi ?? 203}
+          onClose={(imported) => {
+            setDialog(null);
+            if (!imported) return;
+            setSavedNote(`Imported as “${design.getState().savedAs ?? ''}” in your templates.`);
+            setZoom('fit');
+          }}
+        />
+      )}
       {pending && doc && <UnsavedDialog name={doc.template.name} onChoose={(c) => void onUnsaved(c)} />}
       {replacing && doc && (
         <ReplaceDialog
