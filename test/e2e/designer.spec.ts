@@ -712,3 +712,48 @@ test('designer: a template file imported (problems listed, a taken name asked ab
   await page.getByRole('button', { name: 'Add rectangle' }).click();
   await expect(exportButton).toBeDisabled();
 });
+
+test('designer: two elements resized together with the transformer, as one undo step', async ({ page }) => {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  await page.getByRole('button', { name: 'New template…' }).click();
+  const create = page.getByRole('dialog', { name: 'New template' });
+  await create.getByRole('textbox', { name: 'Name' }).fill('resize-4x2');
+  await create.getByRole('combobox', { name: 'Label size' }).selectOption({ label: '4 × 2 in' });
+  await create.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('button', { name: 'Add rectangle' }).click();
+  await page.getByRole('button', { name: 'Add rectangle' }).click();
+  const list = elementsList(page);
+  const boxOf = async (n: number) => {
+    await list.getByRole('button', { name: new RegExp(`^Rectangle ${n}`) }).click();
+    const read = async (name: RegExp) => Number(await page.getByRole('textbox', { name }).inputValue());
+    return { x: await read(/^X/), y: await read(/^Y/), w: await read(/^Width/), h: await read(/^Height/) };
+  };
+  const [a, b] = [await boxOf(1), await boxOf(2)];
+
+  // Both selected from the keyboard (Ctrl+A), the transformer's bottom-right handle dragged out.
+  await page.getByRole('group', { name: /^Label canvas/ }).focus();
+  await page.keyboard.press('Control+a');
+  await expect(list.getByRole('button', { pressed: true })).toHaveCount(2);
+  const canvas = page.getByRole('group', { name: /^Label canvas/ });
+  const box = (await canvas.boundingBox())!;
+  const zoom =
+    Number((await page.getByRole('group', { name: 'Zoom' }).textContent())!.match(/(\d+)%/)![1]) / 100;
+  const at = (inches: number) => 24 + inches * 96 * zoom;
+  const corner = {
+    x: box.x + at(Math.max(a.x + a.w, b.x + b.w)),
+    y: box.y + at(Math.max(a.y + a.h, b.y + b.h)),
+  };
+  await page.mouse.move(corner.x, corner.y);
+  await page.mouse.down();
+  await page.mouse.move(corner.x + 60, corner.y + 30, { steps: 8 });
+  await page.mouse.up();
+
+  const [a1, b1] = [await boxOf(1), await boxOf(2)];
+  expect(a1.w, 'the first rectangle is wider').toBeGreaterThan(a.w + 0.05);
+  expect(b1.w, 'the second rectangle is wider').toBeGreaterThan(b.w + 0.05);
+  expect(a1.h).toBeGreaterThan(a.h);
+  expect(b1.h).toBeGreaterThan(b.h);
+  // One step back undoes both.
+  await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }).click();
+  expect([await boxOf(1), await boxOf(2)]).toEqual([a, b]);
+});
