@@ -292,8 +292,13 @@ test('designer: a bundled template is duplicated to be edited, the original stay
   const versions = page.getByRole('list', { name: 'Earlier versions' }).getByRole('listitem');
   await expect(versions).toHaveCount(1);
   await versions.getByRole('button', { name: /^Restore the version saved/ }).click();
-  await elementsList(page).getByRole('button').first().click();
-  await expect.poll(async () => Number(await y.inputValue())).toBe(y0);
+  // Selected again until the restore has landed (opening the restored version selects nothing).
+  await expect
+    .poll(async () => {
+      await elementsList(page).getByRole('button').first().click();
+      return Number(await y.inputValue({ timeout: 1000 }));
+    })
+    .toBe(y0);
 
   await page
     .getByRole('navigation', { name: 'Screens' })
@@ -756,4 +761,43 @@ test('designer: two elements resized together with the transformer, as one undo 
   // One step back undoes both.
   await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }).click();
   expect([await boxOf(1), await boxOf(2)]).toEqual([a, b]);
+});
+
+test('designer: a drag with Space held pans the zoomed canvas, selecting and moving nothing', async ({
+  page,
+}) => {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  await page.getByRole('button', { name: 'New template…' }).click();
+  const create = page.getByRole('dialog', { name: 'New template' });
+  await create.getByRole('textbox', { name: 'Name' }).fill('pan-4x6');
+  await create.getByRole('combobox', { name: 'Label size' }).selectOption({ label: '4 × 6 in (shipping)' });
+  await create.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('button', { name: 'Add rectangle' }).click();
+  const x = page.getByRole('textbox', { name: /^X/ });
+  const x0 = await x.inputValue();
+  const canvas = page.getByRole('group', { name: /^Label canvas/ });
+  await canvas.focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('Control+=');
+  const scroll = () => canvas.evaluate((el) => ({ left: el.scrollLeft, top: el.scrollTop }));
+  await expect.poll(async () => (await scroll()).left === 0 && (await scroll()).top === 0).toBe(true);
+  const box = (await canvas.boundingBox())!;
+  const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+
+  await page.keyboard.down('Space');
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x - 150, from.y - 120, { steps: 6 });
+  await page.mouse.up();
+  await page.keyboard.up('Space');
+  const panned = await scroll();
+  expect(panned.left, 'scrolled right by the drag').toBeGreaterThan(100);
+  expect(panned.top, 'scrolled down by the drag').toBeGreaterThan(80);
+  // Nothing was moved or selected by that drag: the rectangle is where it was, still the only one selected.
+  await expect(x).toHaveValue(x0);
+  await expect(elementsList(page).getByRole('button', { pressed: true })).toHaveCount(1);
+  await expect(
+    page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }),
+  ).toBeEnabled();
+  await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }).click();
+  await expect(elementsList(page).getByRole('button')).toHaveCount(0);
 });

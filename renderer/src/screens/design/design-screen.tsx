@@ -4,7 +4,7 @@
  * Scene the preview engine makes of the document, so it is the label as printed), the selection's
  * properties and the fields on the right. The design store owns the document and one history of every
  * change; the canvas only sends edits. Keys: arrows move the selection one dot (Shift: ten), Delete,
- * Ctrl+C/X/V/D/A, Ctrl+Z and Ctrl+Shift+Z or Ctrl+Y, Ctrl+S, Ctrl+plus/minus zoom (Ctrl+0 fits), Escape. Leaving the screen or opening another
+ * Ctrl+C/X/V/D/A, Ctrl+Z and Ctrl+Shift+Z or Ctrl+Y, Ctrl+S, Ctrl+plus/minus zoom (Ctrl+0 fits), Escape; Space-drag pans. Leaving the screen or opening another
  * template with unsaved changes asks first.
  */
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -33,6 +33,7 @@ import {
 } from './design-dialogs';
 import { FieldsPanel } from './fields-panel';
 import { ImportTemplateDialog } from './import-dialog';
+import { useSpacePan } from './use-space-pan';
 import { KIND_NAMES, PropertiesPanel } from './properties-panel';
 import { RULER } from './design-canvas-constants';
 
@@ -166,6 +167,7 @@ export function DesignScreen() {
   const [savedNote, setSavedNote] = useState<string | null>(null);
   const canvasBox = useRef<HTMLDivElement>(null);
   const size = useSize(canvasBox, doc !== null);
+  useSpacePan(canvasBox, doc !== null);
 
   const template = doc?.template;
   const { label, note } = useDesignScene(template);
@@ -664,7 +666,7 @@ export function DesignScreen() {
               tabIndex={0}
               role="group"
               aria-roledescription="canvas"
-              aria-label="Label canvas: arrow keys move the selection one dot, Shift ten"
+              aria-label="Label canvas: arrow keys move the selection one dot, Shift ten; drag with Space held to pan"
             >
               {printerView ? (
                 raster ? (
