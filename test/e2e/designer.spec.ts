@@ -600,8 +600,11 @@ test("designer: a field's rules — pattern, default, maximum length, choices, c
   expect(await violations(page), 'the fields panel').toEqual([]);
 
   const toolbar = page.getByRole('toolbar', { name: 'Designer' });
-  await toolbar.getByRole('button', { name: 'Save', exact: true }).click();
+  // Saved with Ctrl+S pressed twice in a row: one save, not a second one asking to replace the first.
+  await page.keyboard.press('Control+s');
+  await page.keyboard.press('Control+s');
   await expect(page.getByRole('status').filter({ hasText: 'Saved as “rules-2x1”' })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Replace the template?' })).toBeHidden();
   const saved = JSON.parse(readFileSync(join(app.dataDir, 'templates', 'rules-2x1.json'), 'utf8')) as {
     fields: Record<string, unknown>[];
   };
