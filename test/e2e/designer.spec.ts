@@ -391,12 +391,12 @@ function checkerLogo(): Buffer {
   return Buffer.from(monoToPng(bitmap, 96));
 }
 
-/** A PNG signature and header declaring 40000 × 40000 pixels, padded with zeros to 100 KB. */
-function pngBomb(): Buffer {
-  const d = Buffer.alloc(100 * 1024);
+/** A PNG signature and header declaring `w × h` pixels, padded with zeros to `bytes` (no image data). */
+function pngHeaderOnly(w: number, h: number, bytes: number): Buffer {
+  const d = Buffer.alloc(bytes);
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(d);
-  d.writeUInt32BE(40000, 16);
-  d.writeUInt32BE(40000, 20);
+  d.writeUInt32BE(w, 16);
+  d.writeUInt32BE(h, 20);
   return d;
 }
 
@@ -452,7 +452,8 @@ test('designer: shipping-4x6 duplicated, its sender address and logo changed, sa
     .click();
   await page.getByRole('textbox', { name: 'Content' }).fill(SENDER);
 
-  // The logo: files that are not an image this template can carry are refused, naming the file and why.
+  // The logo: files that are not an image this template can carry are refused, naming the file and why: empty,
+  // text named .png, too large a file, a header declaring 40000 × 40000 in 1 KB, a header with no image after.
   await elementsList(page)
     .getByRole('button', { name: new RegExp(`^Image ${logoAt + 1}`) })
     .click();
@@ -465,10 +466,24 @@ test('designer: shipping-4x6 duplicated, its sender address and logo changed, sa
   await file.setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from('a text file\n') });
   await expect(refused).toHaveText('“logo.png” is not a PNG, JPEG or SVG image.');
   await expect(file).toHaveAttribute('aria-invalid', 'true');
-  await file.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: pngBomb() });
+  await file.setInputFiles({
+    name: 'huge.png',
+    mimeType: 'image/png',
+    buffer: pngHeaderOnly(40000, 40000, 100 * 1024),
+  });
   await expect(refused).toContainText(
     '“huge.png” is 100 KB; an image kept in a template may be at most 73.2 KB',
   );
+  await file.setInputFiles({
+    name: 'bomb.png',
+    mimeType: 'image/png',
+    buffer: pngHeaderOnly(40000, 40000, 1024),
+  });
+  await expect(refused).toHaveText(
+    '“bomb.png” declares 40000 × 40000 pixels (1,600,000,000); the limit for any image is 16,000,000 pixels, so scale the image down.',
+  );
+  await file.setInputFiles({ name: 'cut.png', mimeType: 'image/png', buffer: pngHeaderOnly(200, 200, 1024) });
+  await expect(refused).toHaveText('“cut.png” has a PNG header but its image data cannot be read.');
   expect(await violations(page), 'the image properties with a refused file').toEqual([]);
   await expect(address).toHaveValue(logo.url!);
   // The new logo: taken, one undo step.
