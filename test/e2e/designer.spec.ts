@@ -819,3 +819,31 @@ test('designer: a drag with Space held pans the zoomed canvas, selecting and mov
   await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }).click();
   await expect(elementsList(page).getByRole('button')).toHaveCount(0);
 });
+
+test('designer: elements selected from the keyboard in the list — Shift+Space adds one, Ctrl+A all', async ({
+  page,
+}) => {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  await page.getByRole('button', { name: 'New template…' }).click();
+  const create = page.getByRole('dialog', { name: 'New template' });
+  await create.getByRole('textbox', { name: 'Name' }).fill('keys-4x2');
+  await create.getByRole('combobox', { name: 'Label size' }).selectOption({ label: '4 × 2 in' });
+  await create.getByRole('button', { name: 'Create' }).click();
+  for (const kind of ['rectangle', 'circle', 'line'])
+    await page.getByRole('button', { name: `Add ${kind}` }).click();
+  const list = elementsList(page);
+  const pressed = list.getByRole('button', { pressed: true });
+  await list.getByRole('button', { name: /^Rectangle 1/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(pressed).toHaveText(['Rectangle 1']);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(list.getByRole('button', { name: /^Line 3/ })).toBeFocused();
+  await page.keyboard.press('Shift+Space');
+  await expect(pressed).toHaveText(['Rectangle 1', 'Line 3']);
+  await page.keyboard.press('Shift+Enter');
+  await expect(pressed).toHaveText(['Rectangle 1']);
+  await page.keyboard.press('Control+a');
+  await expect(pressed).toHaveCount(3);
+  await expect(page.getByRole('heading', { name: '3 elements' })).toBeVisible();
+});

@@ -564,6 +564,11 @@ export function DesignScreen() {
                   ))}
                 </ul>
               )}
+              {elements.length > 1 && (
+                <p className="muted small">
+                  Shift+click or Shift+Enter adds to the selection; Ctrl+A selects all.
+                </p>
+              )}
             </section>
             <section className="card" aria-labelledby="design-arrange-title">
               <h2 id="design-arrange-title">Arrange</h2>
