@@ -736,7 +736,9 @@ test('designer: a template file imported (problems listed, a taken name asked ab
   await expect(exportButton).toBeDisabled();
 });
 
-test('designer: two elements resized together with the transformer, as one undo step', async ({ page }) => {
+test('designer: two elements resized, then rotated, together with the transformer, each one undo step', async ({
+  page,
+}) => {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
   await page.getByRole('button', { name: 'New template…' }).click();
   const create = page.getByRole('dialog', { name: 'New template' });
@@ -779,6 +781,34 @@ test('designer: two elements resized together with the transformer, as one undo 
   // One step back undoes both.
   await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }).click();
   expect([await boxOf(1), await boxOf(2)]).toEqual([a, b]);
+
+  // Both turned a quarter clockwise by the rotation handle (18 px above the middle of their common box: on the
+  // canvas though they are at the label's top).
+  await page.getByRole('group', { name: /^Label canvas/ }).focus();
+  await page.keyboard.press('Control+a');
+  const left = Math.min(a.x, b.x);
+  const top = Math.min(a.y, b.y);
+  const centre = {
+    x: box.x + at((left + Math.max(a.x + a.w, b.x + b.w)) / 2),
+    y: box.y + at((top + Math.max(a.y + a.h, b.y + b.h)) / 2),
+  };
+  const handle = { x: centre.x, y: box.y + at(top) - 18 };
+  const radius = centre.y - handle.y;
+  await page.mouse.move(handle.x, handle.y);
+  await page.mouse.down();
+  for (const deg of [20, 45, 70, 90]) {
+    const r = (deg * Math.PI) / 180;
+    await page.mouse.move(centre.x + radius * Math.sin(r), centre.y - radius * Math.cos(r), { steps: 3 });
+  }
+  await page.mouse.up();
+  const rotation = page.getByRole('textbox', { name: /^Rotation/ });
+  await list.getByRole('button', { name: /^Rectangle 1/ }).click();
+  await expect(rotation).toHaveValue('90');
+  await list.getByRole('button', { name: /^Rectangle 2/ }).click();
+  await expect(rotation).toHaveValue('90');
+  await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }).click();
+  expect([await boxOf(1), await boxOf(2)]).toEqual([a, b]);
+  await expect(rotation).toHaveValue('0');
 });
 
 test('designer: a drag with Space held pans the zoomed canvas, selecting and moving nothing', async ({

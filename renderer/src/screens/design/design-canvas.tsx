@@ -21,6 +21,8 @@ import { RULER } from './design-canvas-constants';
 
 /** How close (screen px) a dragged box must come to a guide to snap to it. */
 const GUIDE_TOLERANCE = 6;
+/** How far above the selection the rotation handle is, in screen px (on the stage even for y = 0). */
+const ROTATE_HANDLE_OFFSET = 18;
 /** Room around the label, in screen px. */
 const MARGIN = 32;
 
@@ -374,6 +376,8 @@ export default function DesignCanvas({ doc, selection, label, scale, problemElem
           anchorStroke={SELECT}
           anchorSize={8}
           rotationSnaps={[0, 90, 180, 270]}
+          // Konva's 50 px put the handle off the stage for an element near the label's top (24 px of ruler).
+          rotateAnchorOffset={ROTATE_HANDLE_OFFSET}
           enabledAnchors={
             single?.type === 'line' && boxes[selection[0]!]!.height === 0
               ? ['middle-left', 'middle-right']

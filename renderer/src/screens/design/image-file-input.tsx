@@ -101,7 +101,7 @@ export function ImageFileInput() {
           if (file) void take(file);
         }}
       />
-      <span className="field-hint" id={`${id}-hint`}>
+      <span className="field-hint" id={`${id}-hint`} aria-live="polite">
         {done ??
           `PNG, JPEG or SVG, up to ${Math.floor(MAX_IMAGE_FILE_BYTES / 1024)} KB; kept in the template.`}
       </span>

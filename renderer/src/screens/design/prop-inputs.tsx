@@ -181,11 +181,12 @@ export function TextInput({
   multiline = false,
 }: Common & { value: string; onChange(value: string): void; multiline?: boolean }) {
   const id = useId();
+  const described = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
   const props = {
     id,
     value,
     'aria-invalid': problem ? true : undefined,
-    'aria-describedby': problem ? `${id}-problem` : undefined,
+    'aria-describedby': described || undefined,
     onBlur: () => onDone?.(),
   };
   return (
@@ -198,7 +199,11 @@ export function TextInput({
       ) : (
         <input {...props} onChange={(e) => onChange(e.target.value)} />
       )}
-      {hint ? <span className="field-hint">{hint}</span> : null}
+      {hint ? (
+        <span className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
       <Problem id={`${id}-problem`} text={problem} />
     </div>
   );
