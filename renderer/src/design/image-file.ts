@@ -2,14 +2,14 @@
  * An image file from the user's disk made an image element's data: URL (the template carries its image, so it
  * prints the same from any machine). The bytes are read in the renderer and checked with the engine's own
  * rules before anything decodes them: the format sniffed from the bytes (a `.png` may be a JPEG or text), the
- * declared size from the header against the engine's pixel budget for this label at the designer's dpi
- * (`imagePixelLimit`), an SVG's references (`inspectImage`), and the file size against the longest value an
+ * declared size from the header against the engine's pixel budget for this label at the lowest dpi it may print
+ * at (`imagePixelLimit`), an SVG's references (`inspectImage`), and the file size against the longest value an
  * element may hold (`MAX_VALUE_LENGTH`: the data: URL must fit it, or the template would not save).
  */
 import { decodedPixels, ImageError, imagePixelLimit, inspectImage } from '../../../src/layout/images';
 import { MAX_VALUE_LENGTH } from '../../../src/model/elements';
 import { stageToInches } from '../../../src/units/units';
-import type { DesignDocument } from './design-document';
+import { DESIGN_DPIS, type DesignDocument } from './design-document';
 
 /** The longest media type an image's data: URL names. */
 const LONGEST_PREFIX = 'data:image/svg+xml;base64,'.length;
@@ -63,9 +63,11 @@ export function imageFileToDataUrl(
     return { ok: false, message: `“${fileName}” ${e.message.slice(`image ${fileName}: `.length)}.` };
   }
   const { stage } = doc.template;
-  // As the engine counts it (checkImageBudget): the label's dots at the dpi, width × height.
+  // As the engine counts it when printing (checkImageBudget: the label's dots, width × height), at the lowest
+  // resolution the template may be printed at, whatever dpi it is designed for: it prints on every printer.
+  const dpi = Math.min(...DESIGN_DPIS);
   const labelDots =
-    stageToInches(stage.width, stage.unit) * doc.dpi * stageToInches(stage.height, stage.unit) * doc.dpi;
+    stageToInches(stage.width, stage.unit) * dpi * stageToInches(stage.height, stage.unit) * dpi;
   const limit = imagePixelLimit(labelDots);
   const pixels = decodedPixels(image);
   if (pixels > limit) {
@@ -75,7 +77,7 @@ export function imageFileToDataUrl(
         : `declares ${count(image.width)} × ${count(image.height)} pixels (${count(pixels)})`;
     return {
       ok: false,
-      message: `“${fileName}” ${what}; an image on this label at ${doc.dpi} dpi may have at most ${count(limit)} pixels. Scale it down.`,
+      message: `“${fileName}” ${what}; an image on this label may have at most ${count(limit)} pixels to print at ${dpi} dpi. Scale it down.`,
     };
   }
   const format = image.mime === 'image/png' ? 'PNG' : image.mime === 'image/jpeg' ? 'JPEG' : 'SVG';

@@ -120,8 +120,15 @@ describe('imageFileToDataUrl', () => {
     expect(over).toMatchObject({ ok: false });
     if (!over.ok)
       expect(over.message).toBe(
-        '“big.png” declares 2,001 × 2,000 pixels (4,002,000); an image on this label at 203 dpi may have at most 4,000,000 pixels. Scale it down.',
+        '“big.png” declares 2,001 × 2,000 pixels (4,002,000); an image on this label may have at most 4,000,000 pixels to print at 203 dpi. Scale it down.',
       );
+  });
+
+  it('holds a template designed at 600 dpi to what a 203 dpi printer takes (it may be printed there)', () => {
+    const at600 = newDesign({ name: 'img', size: '4x6', unit: 'in', dpi: 600 });
+    // 4 × 6 in at 600 dpi would take 16,000,000 pixels; at 203 dpi 4 × 812 × 1218 < the 4,000,000 minimum.
+    expect(imageFileToDataUrl('ok.png', pngHeader(2000, 2000), at600).ok).toBe(true);
+    expect(imageFileToDataUrl('photo.png', pngHeader(3000, 2000), at600)).toMatchObject({ ok: false });
   });
 
   it('refuses a file whose data: URL would not fit a template value, by its size in the message', () => {
