@@ -3,71 +3,33 @@
  * scratch — a text bound to a new field `name`, a Code 128 bound to `sku`, a rectangle and a line —, one
  * element moved with an arrow key by exactly one dot (checked in the saved file), undone and redone, saved;
  * then printed from the Print screen with values typed into the form it generates, to the Zebra emulator:
- * the label decodes to the typed sku and is, dot for dot, the designer's printer view.
+ * the label decodes to the typed sku and is, dot for dot, the designer's printer view. Also: unsaved changes
+ * asked about; a bundled template duplicated, test-printed and a version restored; a drag and a marquee; the
+ * bundled shipping-4x6 duplicated with a new sender address and logo (image files refused first), saved and
+ * printed; a template file imported and exported. (Editing: designer-editing.spec.ts.)
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { inflateSync } from 'node:zlib';
-import AxeBuilder from '@axe-core/playwright';
-import type { Locator, Page } from '@playwright/test';
-import { monoToPng } from '../../main/app/mono-png';
 import { parseTemplate } from '../../src/model/parse';
-import { createMonoBitmap, getDot, setDot } from '../../src/render/bitmap';
+import { getDot } from '../../src/render/bitmap';
 import { scanZplJob } from '../support/barcode-label';
 import { decodeZpl } from '../support/zpl-decode';
-import { SCREENSHOTS, expect, screenshot, test } from './fixtures';
+import {
+  addField,
+  bind,
+  checkerLogo,
+  decodeMonoPng,
+  docsScreenshot,
+  elementsList,
+  pngHeaderOnly,
+  violations,
+} from './designer-support';
+import { expect, screenshot, test } from './fixtures';
 
 const NAME = 'Ada Lovelace';
 const SKU = 'SKU-12345';
 const TEMPLATE = 'shelf-4x2';
-const DOCS = resolve(import.meta.dirname, '../../docs/screenshots');
-
-/** A screenshot for the record, copied into docs/screenshots/ for the README. */
-async function docsScreenshot(page: Page, name: string): Promise<void> {
-  await screenshot(page, name);
-  mkdirSync(DOCS, { recursive: true });
-  copyFileSync(join(SCREENSHOTS, `${name}.png`), join(DOCS, `${name}.png`));
-}
-
-/** axe's findings as "rule: selector" lines (none expected). */
-async function violations(page: Page): Promise<string[]> {
-  const { violations: found } = await new AxeBuilder({ page }).analyze();
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')}`));
-}
-
-/** A 1-bit greyscale PNG (the printer view) as dots: 1 where the head burns. */
-function decodeMonoPng(dataUrl: string): {
-  width: number;
-  height: number;
-  black(x: number, y: number): boolean;
-} {
-  const png = Buffer.from(dataUrl.replace(/^data:image\/png;base64,/, ''), 'base64');
-  let width = 0;
-  let height = 0;
-  const idat: Buffer[] = [];
-  for (let o = 8; o + 8 <= png.length;) {
-    const len = png.readUInt32BE(o);
-    const type = png.toString('latin1', o + 4, o + 8);
-    const body = png.subarray(o + 8, o + 8 + len);
-    if (type === 'IHDR') {
-      width = body.readUInt32BE(0);
-      height = body.readUInt32BE(4);
-      expect([body[8], body[9], body[12]], 'a 1-bit grey PNG, not interlaced').toEqual([1, 0, 0]);
-    } else if (type === 'IDAT') idat.push(body);
-    o += 12 + len;
-  }
-  const raw = inflateSync(Buffer.concat(idat));
-  const stride = Math.ceil(width / 8);
-  for (let y = 0; y < height; y++) expect(raw[y * (stride + 1)], `row ${y}'s filter`).toBe(0);
-  return {
-    width,
-    height,
-    // PNG grey 0 is black.
-    black: (x, y) => ((raw[y * (stride + 1) + 1 + (x >> 3)]! >> (7 - (x & 7))) & 1) === 0,
-  };
-}
-
 interface SavedTemplate {
   name: string;
   stage: { width: number; height: number; unit: string };
@@ -77,20 +39,6 @@ interface SavedTemplate {
 
 const savedFile = (dataDir: string): SavedTemplate =>
   JSON.parse(readFileSync(join(dataDir, 'templates', `${TEMPLATE}.json`), 'utf8')) as SavedTemplate;
-
-async function addField(page: Page, n: number, name: string, label: string, placeholder: string) {
-  await page.getByRole('button', { name: 'Add field' }).click();
-  await page.getByRole('textbox', { name: `Field ${n} name` }).fill(name);
-  await page.getByRole('textbox', { name: `Field ${n} label` }).fill(label);
-  await page.getByRole('textbox', { name: `Field ${n} placeholder` }).fill(placeholder);
-}
-
-async function bind(page: Page, field: string) {
-  await page.getByRole('combobox', { name: 'Field to insert' }).selectOption(field);
-  await page.getByRole('button', { name: 'Insert field' }).click();
-}
-
-const elementsList = (page: Page): Locator => page.getByRole('list', { name: 'Elements' });
 
 test('designer: a 4×2 in template from scratch, moved one dot, undone, redone, saved and printed', async ({
   page,
@@ -383,23 +331,6 @@ test('designer: drag moves on whole dots as one undo step; a marquee selects', a
   await expect(rectButton).toHaveAttribute('aria-pressed', 'true');
 });
 
-/** A 128 × 128 logo of 4 × 4 black and white squares (top left black), as a 1-bit PNG. */
-function checkerLogo(): Buffer {
-  const bitmap = createMonoBitmap(128, 128);
-  for (let y = 0; y < 128; y++)
-    for (let x = 0; x < 128; x++) setDot(bitmap, x, y, ((x >> 5) + (y >> 5)) % 2 === 0);
-  return Buffer.from(monoToPng(bitmap, 96));
-}
-
-/** A PNG signature and header declaring `w × h` pixels, padded with zeros to `bytes` (no image data). */
-function pngHeaderOnly(w: number, h: number, bytes: number): Buffer {
-  const d = Buffer.alloc(bytes);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(d);
-  d.writeUInt32BE(w, 16);
-  d.writeUInt32BE(h, 20);
-  return d;
-}
-
 test('designer: shipping-4x6 duplicated, its sender address and logo changed, saved and printed', async ({
   page,
   app,
@@ -567,91 +498,6 @@ test('designer: shipping-4x6 duplicated, its sender address and logo changed, sa
   expect(readFileSync(original).equals(originalBytes), 'the bundled shipping-4x6 is as it was').toBe(true);
 });
 
-test("designer: a field's rules — pattern, default, maximum length, choices, counter — checked as typed", async ({
-  page,
-  app,
-}) => {
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
-  await page.getByRole('button', { name: 'New template…' }).click();
-  const create = page.getByRole('dialog', { name: 'New template' });
-  await create.getByRole('textbox', { name: 'Name' }).fill('rules-2x1');
-  await create.getByRole('combobox', { name: 'Label size' }).selectOption({ label: '2 × 1 in (product)' });
-  await create.getByRole('button', { name: 'Create' }).click();
-  await addField(page, 1, 'code', 'Code', 'AA000');
-  await page.getByRole('button', { name: 'Add text' }).click();
-  await bind(page, 'code');
-
-  const pattern = page.getByRole('textbox', { name: 'Field 1 pattern' });
-  await pattern.fill('[A-Z]{2}\\d{3');
-  await expect(pattern).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByText(/^not a valid regular expression: /)).toBeVisible();
-  await pattern.fill('[A-Z]{2}\\d{3}');
-  await expect(pattern).not.toHaveAttribute('aria-invalid');
-
-  const fallback = page.getByRole('textbox', { name: 'Field 1 default' });
-  await fallback.fill('ab123');
-  await expect(fallback).toHaveAttribute('aria-invalid', 'true');
-  await expect(
-    page.getByText('The default is refused: Code does not have the expected form (pattern [A-Z]{2}\\d{3}).'),
-  ).toBeVisible();
-  await fallback.fill('AB123');
-  await expect(fallback).not.toHaveAttribute('aria-invalid');
-
-  const longest = page.getByRole('textbox', { name: /^Field 1 maximum length/ });
-  await longest.fill('4');
-  await expect(
-    page.getByText('The default is refused: Code is 5 characters long; the maximum is 4.'),
-  ).toBeVisible();
-  await longest.fill('');
-  await expect(fallback).not.toHaveAttribute('aria-invalid');
-
-  await page.getByRole('combobox', { name: 'Field 1 type' }).selectOption('choice');
-  const choices = page.getByRole('textbox', { name: 'Field 1 choices' });
-  await expect(choices).toHaveValue('AB123');
-  await choices.fill('AB123\nCD456\nAB123');
-  await expect(page.getByText('“AB123” listed more than once.')).toBeVisible();
-  await choices.fill('AB123\nCD456');
-  await expect(choices).not.toHaveAttribute('aria-invalid');
-  expect(await violations(page), 'the fields panel').toEqual([]);
-
-  const toolbar = page.getByRole('toolbar', { name: 'Designer' });
-  // Saved with Ctrl+S pressed twice in a row: one save, not a second one asking to replace the first.
-  await page.keyboard.press('Control+s');
-  await page.keyboard.press('Control+s');
-  await expect(page.getByRole('status').filter({ hasText: 'Saved as “rules-2x1”' })).toBeVisible();
-  await expect(page.getByRole('dialog', { name: 'Replace the template?' })).toBeHidden();
-  const saved = JSON.parse(readFileSync(join(app.dataDir, 'templates', 'rules-2x1.json'), 'utf8')) as {
-    fields: Record<string, unknown>[];
-  };
-  expect(saved.fields[0]).toEqual({
-    name: 'code',
-    label: 'Code',
-    placeholder: 'AA000',
-    type: 'choice',
-    required: false,
-    pattern: '[A-Z]{2}\\d{3}',
-    choices: ['AB123', 'CD456'],
-    default: 'AB123',
-  });
-
-  // A counter numbering SSCCs: the company prefix checked as typed; the switch to SSCCs is one undo step.
-  await page.getByRole('combobox', { name: 'Field 1 type' }).selectOption('counter');
-  await page.getByRole('textbox', { name: 'Field 1 first number' }).fill('100');
-  await expect(page.getByRole('textbox', { name: 'Field 1 text before the number' })).toBeVisible();
-  await page.getByRole('checkbox', { name: 'Field 1 numbers SSCCs (GS1)' }).check();
-  await expect(page.getByRole('textbox', { name: 'Field 1 text before the number' })).toBeHidden();
-  const prefix = page.getByRole('textbox', { name: 'Field 1 GS1 company prefix' });
-  await prefix.fill('12');
-  await expect(prefix).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByText('the GS1 company prefix is 6 to 12 digits', { exact: true })).toBeVisible();
-  await prefix.fill('0614141');
-  await expect(prefix).not.toHaveAttribute('aria-invalid');
-  await toolbar.getByRole('button', { name: 'Undo' }).click();
-  await toolbar.getByRole('button', { name: 'Undo' }).click();
-  await expect(page.getByRole('checkbox', { name: 'Field 1 numbers SSCCs (GS1)' })).not.toBeChecked();
-  await expect(page.getByRole('textbox', { name: 'Field 1 first number' })).toHaveValue('100');
-});
-
 test('designer: a template file imported (problems listed, a taken name asked about) and exported', async ({
   page,
   app,
@@ -734,146 +580,4 @@ test('designer: a template file imported (problems listed, a taken name asked ab
   // Unsaved changes are not what Export writes: it waits for a save.
   await page.getByRole('button', { name: 'Add rectangle' }).click();
   await expect(exportButton).toBeDisabled();
-});
-
-test('designer: two elements resized, then rotated, together with the transformer, each one undo step', async ({
-  page,
-}) => {
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
-  await page.getByRole('button', { name: 'New template…' }).click();
-  const create = page.getByRole('dialog', { name: 'New template' });
-  await create.getByRole('textbox', { name: 'Name' }).fill('resize-4x2');
-  await create.getByRole('combobox', { name: 'Label size' }).selectOption({ label: '4 × 2 in' });
-  await create.getByRole('button', { name: 'Create' }).click();
-  await page.getByRole('button', { name: 'Add rectangle' }).click();
-  await page.getByRole('button', { name: 'Add rectangle' }).click();
-  const list = elementsList(page);
-  const boxOf = async (n: number) => {
-    await list.getByRole('button', { name: new RegExp(`^Rectangle ${n}`) }).click();
-    const read = async (name: RegExp) => Number(await page.getByRole('textbox', { name }).inputValue());
-    return { x: await read(/^X/), y: await read(/^Y/), w: await read(/^Width/), h: await read(/^Height/) };
-  };
-  const [a, b] = [await boxOf(1), await boxOf(2)];
-
-  // Both selected from the keyboard (Ctrl+A), the transformer's bottom-right handle dragged out.
-  await page.getByRole('group', { name: /^Label canvas/ }).focus();
-  await page.keyboard.press('Control+a');
-  await expect(list.getByRole('button', { pressed: true })).toHaveCount(2);
-  const canvas = page.getByRole('group', { name: /^Label canvas/ });
-  const box = (await canvas.boundingBox())!;
-  const zoom =
-    Number((await page.getByRole('group', { name: 'Zoom' }).textContent())!.match(/(\d+)%/)![1]) / 100;
-  const at = (inches: number) => 24 + inches * 96 * zoom;
-  const corner = {
-    x: box.x + at(Math.max(a.x + a.w, b.x + b.w)),
-    y: box.y + at(Math.max(a.y + a.h, b.y + b.h)),
-  };
-  await page.mouse.move(corner.x, corner.y);
-  await page.mouse.down();
-  await page.mouse.move(corner.x + 60, corner.y + 30, { steps: 8 });
-  await page.mouse.up();
-
-  const [a1, b1] = [await boxOf(1), await boxOf(2)];
-  expect(a1.w, 'the first rectangle is wider').toBeGreaterThan(a.w + 0.05);
-  expect(b1.w, 'the second rectangle is wider').toBeGreaterThan(b.w + 0.05);
-  expect(a1.h).toBeGreaterThan(a.h);
-  expect(b1.h).toBeGreaterThan(b.h);
-  // One step back undoes both.
-  await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }).click();
-  expect([await boxOf(1), await boxOf(2)]).toEqual([a, b]);
-
-  // Both turned a quarter clockwise by the rotation handle (18 px above the middle of their common box: on the
-  // canvas though they are at the label's top).
-  await page.getByRole('group', { name: /^Label canvas/ }).focus();
-  await page.keyboard.press('Control+a');
-  const left = Math.min(a.x, b.x);
-  const top = Math.min(a.y, b.y);
-  const centre = {
-    x: box.x + at((left + Math.max(a.x + a.w, b.x + b.w)) / 2),
-    y: box.y + at((top + Math.max(a.y + a.h, b.y + b.h)) / 2),
-  };
-  const handle = { x: centre.x, y: box.y + at(top) - 18 };
-  const radius = centre.y - handle.y;
-  await page.mouse.move(handle.x, handle.y);
-  await page.mouse.down();
-  for (const deg of [20, 45, 70, 90]) {
-    const r = (deg * Math.PI) / 180;
-    await page.mouse.move(centre.x + radius * Math.sin(r), centre.y - radius * Math.cos(r), { steps: 3 });
-  }
-  await page.mouse.up();
-  const rotation = page.getByRole('textbox', { name: /^Rotation/ });
-  await list.getByRole('button', { name: /^Rectangle 1/ }).click();
-  await expect(rotation).toHaveValue('90');
-  await list.getByRole('button', { name: /^Rectangle 2/ }).click();
-  await expect(rotation).toHaveValue('90');
-  await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }).click();
-  expect([await boxOf(1), await boxOf(2)]).toEqual([a, b]);
-  await expect(rotation).toHaveValue('0');
-});
-
-test('designer: a drag with Space held pans the zoomed canvas, selecting and moving nothing', async ({
-  page,
-}) => {
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
-  await page.getByRole('button', { name: 'New template…' }).click();
-  const create = page.getByRole('dialog', { name: 'New template' });
-  await create.getByRole('textbox', { name: 'Name' }).fill('pan-4x6');
-  await create.getByRole('combobox', { name: 'Label size' }).selectOption({ label: '4 × 6 in (shipping)' });
-  await create.getByRole('button', { name: 'Create' }).click();
-  await page.getByRole('button', { name: 'Add rectangle' }).click();
-  const x = page.getByRole('textbox', { name: /^X/ });
-  const x0 = await x.inputValue();
-  const canvas = page.getByRole('group', { name: /^Label canvas/ });
-  await canvas.focus();
-  for (let i = 0; i < 4; i++) await page.keyboard.press('Control+=');
-  const scroll = () => canvas.evaluate((el) => ({ left: el.scrollLeft, top: el.scrollTop }));
-  await expect.poll(async () => (await scroll()).left === 0 && (await scroll()).top === 0).toBe(true);
-  const box = (await canvas.boundingBox())!;
-  const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-
-  await page.keyboard.down('Space');
-  await page.mouse.move(from.x, from.y);
-  await page.mouse.down();
-  await page.mouse.move(from.x - 150, from.y - 120, { steps: 6 });
-  await page.mouse.up();
-  await page.keyboard.up('Space');
-  const panned = await scroll();
-  expect(panned.left, 'scrolled right by the drag').toBeGreaterThan(100);
-  expect(panned.top, 'scrolled down by the drag').toBeGreaterThan(80);
-  // Nothing was moved or selected by that drag: the rectangle is where it was, still the only one selected.
-  await expect(x).toHaveValue(x0);
-  await expect(elementsList(page).getByRole('button', { pressed: true })).toHaveCount(1);
-  await expect(
-    page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }),
-  ).toBeEnabled();
-  await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Undo' }).click();
-  await expect(elementsList(page).getByRole('button')).toHaveCount(0);
-});
-
-test('designer: elements selected from the keyboard in the list — Shift+Space adds one, Ctrl+A all', async ({
-  page,
-}) => {
-  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
-  await page.getByRole('button', { name: 'New template…' }).click();
-  const create = page.getByRole('dialog', { name: 'New template' });
-  await create.getByRole('textbox', { name: 'Name' }).fill('keys-4x2');
-  await create.getByRole('combobox', { name: 'Label size' }).selectOption({ label: '4 × 2 in' });
-  await create.getByRole('button', { name: 'Create' }).click();
-  for (const kind of ['rectangle', 'circle', 'line'])
-    await page.getByRole('button', { name: `Add ${kind}` }).click();
-  const list = elementsList(page);
-  const pressed = list.getByRole('button', { pressed: true });
-  await list.getByRole('button', { name: /^Rectangle 1/ }).focus();
-  await page.keyboard.press('Enter');
-  await expect(pressed).toHaveText(['Rectangle 1']);
-  await page.keyboard.press('Tab');
-  await page.keyboard.press('Tab');
-  await expect(list.getByRole('button', { name: /^Line 3/ })).toBeFocused();
-  await page.keyboard.press('Shift+Space');
-  await expect(pressed).toHaveText(['Rectangle 1', 'Line 3']);
-  await page.keyboard.press('Shift+Enter');
-  await expect(pressed).toHaveText(['Rectangle 1']);
-  await page.keyboard.press('Control+a');
-  await expect(pressed).toHaveCount(3);
-  await expect(page.getByRole('heading', { name: '3 elements' })).toBeVisible();
 });
