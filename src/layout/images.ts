@@ -202,6 +202,16 @@ export const decodedPixels = (image: LoadedImage): number =>
   image.mime === 'image/svg+xml' ? (image.embeddedPixels ?? 0) : image.width * image.height;
 
 /**
+ * The pixels an image on a label of `labelDots` dots (width × height at the target dpi) may decode to:
+ * `labelAreaFactor` times them, at least `minPixels`, at most `maxPixels`.
+ */
+export function imagePixelLimit(labelDots: number, budget: ImageBudget = DEFAULT_IMAGE_BUDGET): number {
+  return Math.floor(
+    Math.min(budget.maxPixels, Math.max(budget.minPixels, budget.labelAreaFactor * labelDots)),
+  );
+}
+
+/**
  * Refuses (ImageError) an image with more pixels than its label can use: `labelAreaFactor` times the label's
  * dots at the target dpi (PDF/SVG: at 300 dpi), at least `minPixels`, at most `maxPixels`. Run after loading,
  * before layout: no image has been decoded yet.
@@ -222,12 +232,7 @@ export function checkImageBudget(
     }
   }
   for (const [url, image] of images) {
-    const limit = Math.floor(
-      Math.min(
-        budget.maxPixels,
-        Math.max(budget.minPixels, budget.labelAreaFactor * (labelDots.get(url) ?? 0)),
-      ),
-    );
+    const limit = imagePixelLimit(labelDots.get(url) ?? 0, budget);
     const pixels = decodedPixels(image);
     if (pixels <= limit) continue;
     const where = `for this label at ${dpi} dpi`;

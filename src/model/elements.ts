@@ -65,8 +65,11 @@ const fontShape = {
   color: color.optional(),
 };
 
+/** The longest value an element attribute may hold (a text, a barcode value, an image's data: URL). */
+export const MAX_VALUE_LENGTH = 100_000;
+
 /** A string that may contain field references in a template. Values are capped so markup stays sane. */
-const value = z.string().max(100_000);
+const value = z.string().max(MAX_VALUE_LENGTH);
 
 const shapes = {
   text: {

@@ -56,6 +56,14 @@ const CHANGES: Record<string, (s: DesignState) => void> = {
   'add a field': (s) => s.addField(),
   'edit a field': (s) => s.editField(0, { label: 'SKU', required: true }),
   'rename a field': (s) => s.editField(0, { name: 'item' }),
+  "set a field's rules": (s) =>
+    s.editField(0, { pattern: '[A-Z]+', maxLength: 12, default: 'ABC', hint: 'Capitals' }),
+  'make a field a counter': (s) =>
+    s.editField(0, { type: 'counter', counter: { start: 5, step: 2, width: 4, prefix: 'A', suffix: '' } }),
+  'set an image file': (s) => {
+    s.addElement('image');
+    s.setProperties({ url: 'data:image/png;base64,iVBORw0KGgo=' });
+  },
   'remove a field': (s) => s.removeField(0),
   'move a field': (s) => {
     s.addField({ name: 'lot' });
@@ -79,6 +87,15 @@ describe('history', () => {
       expect(s().doc).toEqual(after);
     });
   }
+
+  it("removes a field's rule as one step: the key gone from the template, an undo puts it back", () => {
+    const { s } = setup();
+    s().editField(0, { maxLength: 12 });
+    s().editField(0, { maxLength: undefined });
+    expect(Object.keys(s().doc!.template.fields[0]!)).not.toContain('maxLength');
+    s().undo();
+    expect(s().doc!.template.fields[0]!.maxLength).toBe(12);
+  });
 
   it('restores the selection each change was made with', () => {
     const { s } = setup();
@@ -257,6 +274,60 @@ describe('saving through the contract', () => {
     s().setTemplateProperties({ name: 'renamed' });
     await s().save();
     expect(api.callsTo('templates.save')[2]).toMatchObject({ overwrite: false });
+  });
+
+  it('saves once when asked twice while saving (a second click, Ctrl+S)', async () => {
+    const { api, s } = saving();
+    let finish = () => {};
+    api.on(
+      'templates.save',
+      (r) =>
+        new Promise((done) => {
+          finish = () => done({ saved: summary(r.template.name!), problems: [] });
+        }),
+    );
+    const first = s().save();
+    expect(await s().save()).toBeNull();
+    finish();
+    expect(await first).toMatchObject({ ref: { name: 'new-label' } });
+    expect(api.callsTo('templates.save')).toHaveLength(1);
+    expect([s().error, s().dirty]).toEqual([null, false]);
+  });
+
+  it('imports a template under a free name and opens it; a taken name is asked about, not replaced', async () => {
+    const { api, saved, s } = saving();
+    const template = { ...s().doc!.template, name: 'imported' };
+    api.on('templates.save', () => {
+      throw new IpcError('conflict', 'Your templates already have one named "imported".', 'name');
+    });
+    expect(await s().importTemplate(template, { dpi: 300 })).toEqual({
+      kind: 'name-taken',
+      message: 'Your templates already have one named "imported".',
+    });
+    const bundledName = {
+      path: 'name',
+      element: null,
+      field: null,
+      message: '"imported" is the name of a bundled template, which stays as it is: save under another name',
+    };
+    api.on('templates.save', () => ({ saved: null, problems: [bundledName] }));
+    expect(await s().importTemplate(template, { dpi: 300 })).toEqual({
+      kind: 'name-taken',
+      message: bundledName.message,
+    });
+    expect(s().doc!.template.name).toBe('new-label');
+    api.on('templates.save', (r) => ({ saved: summary(r.template.name!), problems: [] }));
+    expect(await s().importTemplate({ ...template, name: 'imported-2' }, { dpi: 300 })).toMatchObject({
+      kind: 'imported',
+    });
+    expect(api.callsTo('templates.save').map((r) => r.overwrite)).toEqual([false, false, false]);
+    expect([s().doc!.template.name, s().doc!.dpi, s().savedAs, s().dirty]).toEqual([
+      'imported-2',
+      300,
+      'imported-2',
+      false,
+    ]);
+    expect(saved.map((x) => x.ref.name)).toEqual(['imported-2']);
   });
 
   it('keeps the problems a save found, and stays dirty', async () => {

@@ -6,6 +6,7 @@
 import { REFERENCE_ATTRIBUTES, type Element } from '../../../src/model/elements';
 import { escapeLiteral, parseRefs, RefSyntaxError, writeRef, type Segment } from '../../../src/model/refs';
 import type { Field } from '../../../src/model/schema';
+import { checkFieldValue } from '../../../src/resolve/values';
 import type { DesignDocument } from './design-document';
 import { withElements } from './operations';
 
@@ -164,4 +165,35 @@ export function fieldsOfElement(el: Element): string[] {
 export function unusedFields(doc: DesignDocument): Field[] {
   const used = new Set(doc.template.elements.flatMap(fieldsOfElement));
   return doc.template.fields.filter((f) => !used.has(f.name));
+}
+
+/** The settings of a field the designer checks beyond the schema, by key. */
+export type FieldRuleKey = 'default' | 'choices';
+
+/**
+ * What the template schema lets through but a form would trip on: choices listed twice, and a default the
+ * field's own rules refuse (too long, not one of the choices, not the pattern's form, not a number or date) —
+ * checked with the rules the Print screen's form checks values with (`checkFieldValue`). An invalid pattern is
+ * the schema's problem, reported there.
+ */
+export function fieldRuleProblems(field: Field): Partial<Record<FieldRuleKey, string>> {
+  const out: Partial<Record<FieldRuleKey, string>> = {};
+  const twice = (field.choices ?? []).filter((c, i, all) => all.indexOf(c) !== i);
+  if (twice.length)
+    out.choices = `${[...new Set(twice)].map((c) => `“${c}”`).join(', ')} listed more than once.`;
+  if (field.default !== undefined && field.default !== '' && field.type !== 'counter') {
+    let patternValid = true;
+    if (field.pattern !== undefined) {
+      try {
+        new RegExp(field.pattern, 'u');
+      } catch {
+        patternValid = false;
+      }
+    }
+    const checked: Field = { ...field, required: false };
+    if (!patternValid) delete checked.pattern;
+    const problem = checkFieldValue(checked, field.default);
+    if (problem) out.default = `The default is refused: ${problem}.`;
+  }
+  return out;
 }

@@ -8,6 +8,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type {
+  ExportedFile,
   FieldValues,
   JobView,
   LabelDeskApi,
@@ -143,6 +144,13 @@ export interface DesignState {
   testPrint(printer: string): Promise<{ job: JobView | null; message: string } | null>;
   /** Makes a kept version current and opens it (its history starts again). */
   restoreRevision(id: string): Promise<boolean>;
+  /** The file of the template as saved (`templates.export`), to hand to the user; null when there is none. */
+  exportSaved(): Promise<ExportedFile | null>;
+  /**
+   * Adds a template read from a file to the user's folder under its name (never over another: a name taken,
+   * here or by a bundled or captured template, comes back as `name-taken` to ask for another) and opens it.
+   */
+  importTemplate(template: Template, options: { dpi: DesignDpi }): Promise<ImportResult>;
 
   addField(field?: Partial<Field>): void;
   editField(index: number, patch: Partial<Field>, options?: ChangeOptions): void;
@@ -150,6 +158,13 @@ export interface DesignState {
   moveField(from: number, to: number): void;
   bindField(element: number, name: string, options?: { attr?: string; at?: number }): void;
 }
+
+/** What became of an import: opened, its name taken (ask for another), or what the save found wrong. */
+export type ImportResult =
+  | { kind: 'imported'; summary: TemplateSummary }
+  | { kind: 'name-taken'; message: string }
+  | { kind: 'problems'; problems: TemplateProblemView[] }
+  | { kind: 'failed' };
 
 const sameTemplate = (a: Template | null, b: Template | null): boolean =>
   a === b || (a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b));
@@ -348,8 +363,10 @@ export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
         return true;
       },
       save: async ({ overwrite = false } = {}) => {
-        const { doc, savedAs } = get();
-        if (!doc) return null;
+        const { doc, savedAs, busy } = get();
+        // A second click or Ctrl+S while a save is in flight: not a second save (a new template's would find the
+        // first one's file and ask to replace it).
+        if (!doc || busy) return null;
         const template = doc.template;
         const result = await busyWith(() =>
           api.invoke('templates.save', { template, overwrite: overwrite || savedAs === template.name }),
@@ -412,6 +429,34 @@ export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
         get().open(detail.template, { dpi: doc.dpi, savedAs: name });
         await get().loadRevisions();
         return true;
+      },
+      exportSaved: async () => {
+        const name = get().savedAs;
+        if (name === null) return null;
+        return busyWith(() => api.invoke('templates.export', { ref: { source: 'user', name } }));
+      },
+      importTemplate: async (template, { dpi }) => {
+        if (get().busy) return { kind: 'failed' };
+        set({ busy: true, error: null });
+        try {
+          const result = await api.invoke('templates.save', { template, overwrite: false });
+          if (!result.saved) {
+            const name = result.problems.filter((p) => p.path === 'name');
+            return name.length === result.problems.length && name[0]
+              ? { kind: 'name-taken', message: name[0].message }
+              : { kind: 'problems', problems: result.problems };
+          }
+          ports.onSaved?.(result.saved);
+          get().open(template, { dpi, savedAs: template.name });
+          return { kind: 'imported', summary: result.saved };
+        } catch (e) {
+          const error = toUserError(e);
+          if (error.code === 'conflict') return { kind: 'name-taken', message: error.message };
+          set({ error });
+          return { kind: 'failed' };
+        } finally {
+          set({ busy: false });
+        }
       },
 
       addField: (field) => change((doc) => fields.addField(doc, field)),

@@ -1,10 +1,12 @@
 /** The designer's fields (issue #22): add, edit, rename, remove, bind to elements, and the ones no element uses. */
 import { describe, expect, it } from 'vitest';
 import { parseTemplate } from '../../../src/model/parse';
+import type { Field } from '../../../src/model/schema';
 import { newDesign, type DesignDocument } from '../../../renderer/src/design/design-document';
 import {
   addField,
   bindField,
+  fieldRuleProblems,
   editField,
   moveField,
   removeField,
@@ -109,5 +111,49 @@ describe('binding', () => {
     expect(unusedFields(d).map((f) => f.name)).toEqual(['sku']);
     d = setProperties(d, [0], { text: 'no {field here' });
     expect(unusedFields(d).map((f) => f.name)).toEqual(['sku']);
+  });
+
+  describe('fieldRuleProblems', () => {
+    const field = (patch: Partial<Field>): Field => ({
+      name: 'code',
+      label: 'Code',
+      placeholder: '',
+      type: 'text',
+      required: false,
+      ...patch,
+    });
+
+    it('names a default the field’s own rules refuse, with the words of the Print screen’s form', () => {
+      expect(fieldRuleProblems(field({ pattern: '[A-Z]{2}\\d{3}', default: 'AB123' }))).toEqual({});
+      expect(fieldRuleProblems(field({ pattern: '[A-Z]{2}\\d{3}', default: 'ab123' })).default).toBe(
+        'The default is refused: Code does not have the expected form (pattern [A-Z]{2}\\d{3}).',
+      );
+      expect(fieldRuleProblems(field({ maxLength: 3, default: 'ABCD' })).default).toBe(
+        'The default is refused: Code is 4 characters long; the maximum is 3.',
+      );
+      expect(fieldRuleProblems(field({ type: 'choice', choices: ['S', 'M'], default: 'XL' })).default).toBe(
+        'The default is refused: Code must be one of "S", "M", got "XL".',
+      );
+      expect(fieldRuleProblems(field({ type: 'number', default: 'ten' })).default).toBe(
+        'The default is refused: Code must be a number, got "ten".',
+      );
+    });
+
+    it('leaves an invalid pattern to the schema (its problem at the pattern), still checking the rest', () => {
+      expect(fieldRuleProblems(field({ pattern: '(', default: 'x' }))).toEqual({});
+      expect(fieldRuleProblems(field({ pattern: '(', maxLength: 1, default: 'xy' })).default).toMatch(
+        /maximum is 1/,
+      );
+      const bad = editField(addField(design()), 0, { pattern: '(' });
+      expect(() => parseTemplate(bad.template)).toThrow(
+        /fields\[0\]\.pattern.*not a valid regular expression/s,
+      );
+    });
+
+    it('names a choice listed twice', () => {
+      expect(fieldRuleProblems(field({ type: 'choice', choices: ['S', 'M', 'S', 'S'] })).choices).toBe(
+        '“S” listed more than once.',
+      );
+    });
   });
 });

@@ -2,8 +2,9 @@
  * The designer's canvas (react-konva, loaded lazily): rulers in the document's unit, the label card with the
  * Scene the preview engine made of the document (the same nodes the Print screen draws), and on top one
  * transparent box per element to select (click, Shift+click, marquee), drag (snapped to guides, then to whole
- * dots) and resize or rotate with a Transformer. Konva is a view: every change goes to the design store,
- * which owns the document and its history; a drag is one coalesced entry.
+ * dots) and resize or rotate with a Transformer (several elements together, about their common box). Konva is
+ * a view: every change goes to the design store, which owns the document and its history; a drag is one
+ * coalesced entry, a resize or rotation of any number of elements one entry.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Group, Layer, Line, Rect, Stage, Text, Transformer } from 'react-konva';
@@ -20,6 +21,8 @@ import { RULER } from './design-canvas-constants';
 
 /** How close (screen px) a dragged box must come to a guide to snap to it. */
 const GUIDE_TOLERANCE = 6;
+/** How far above the selection the rotation handle is, in screen px (on the stage even for y = 0). */
+const ROTATE_HANDLE_OFFSET = 18;
 /** Room around the label, in screen px. */
 const MARGIN = 32;
 
@@ -124,7 +127,7 @@ export default function DesignCanvas({ doc, selection, label, scale, problemElem
   const boxes = useMemo(() => template.elements.map((el) => elementBox(el)), [template.elements]);
   const selected = useMemo(() => new Set(selection), [selection]);
 
-  // The transformer follows the selection: resize and rotate one element; several only move together.
+  // The transformer follows the selection: one element or several resized and rotated together.
   useEffect(() => {
     const tr = transformer.current;
     const l = layer.current;
@@ -190,22 +193,41 @@ export default function DesignCanvas({ doc, selection, label, scale, problemElem
     design.getState().endCoalescing();
   };
 
-  const onTransformEnd = (i: number, e: Konva.KonvaEventObject<Event>) => {
-    const node = e.target as Konva.Rect;
-    const sx = node.scaleX();
-    const sy = node.scaleY();
-    const before = boxes[i];
-    if (!before) return;
-    // The element's own size scaled (the grab area of a thin line is larger than the line).
-    const box: Box = {
-      x: node.x() - node.offsetX() * sx,
-      y: node.y() - node.offsetY() * sy,
-      width: before.width * sx,
-      height: before.height * sy,
-    };
-    const rotation = Math.round(node.rotation() * 100) / 100;
-    node.scale({ x: 1, y: 1 });
-    design.getState().change((d) => setProperties(placeBoxes(d, new Map([[i, box]])), [i], { rotation }));
+  /**
+   * A resize or rotation ended: every node the transformer held (one element, or several turned or scaled
+   * together about their common box) becomes its element's new box and rotation, in one change.
+   */
+  const onTransformEnd = () => {
+    const tr = transformer.current;
+    if (!tr) return;
+    const placed = new Map<number, Box>();
+    const rotations = new Map<number, number>();
+    for (const node of tr.nodes()) {
+      const i = Number(/^hit-(\d+)$/.exec(node.name())?.[1]);
+      const before = boxes[i];
+      if (!Number.isInteger(i) || !before) continue;
+      const sx = node.scaleX();
+      const sy = node.scaleY();
+      // The element's own size scaled (the grab area of a thin line is larger than the line).
+      placed.set(i, {
+        x: node.x() - node.offsetX() * sx,
+        y: node.y() - node.offsetY() * sy,
+        width: before.width * sx,
+        height: before.height * sy,
+      });
+      rotations.set(i, Math.round(node.rotation() * 100) / 100);
+      // Several nodes of different angles scaled together come back skewed: the element has no skew.
+      node.setAttrs({ scaleX: 1, scaleY: 1, skewX: 0, skewY: 0 });
+    }
+    if (!placed.size) return;
+    design
+      .getState()
+      .change((d) =>
+        [...rotations].reduce(
+          (doc, [i, rotation]) => setProperties(doc, [i], { rotation }),
+          placeBoxes(d, placed),
+        ),
+      );
   };
 
   const onStageDown = (e: Konva.KonvaEventObject<MouseEvent | TouchEvent>) => {
@@ -306,7 +328,6 @@ export default function DesignCanvas({ doc, selection, label, scale, problemElem
                 onDragStart={(e) => onDragStart(i, e)}
                 onDragMove={(e) => onDragMove(i, e)}
                 onDragEnd={onDragEnd}
-                onTransformEnd={(e) => onTransformEnd(i, e)}
                 onMouseEnter={(e) => {
                   const c = e.target.getStage()?.container();
                   if (c) c.style.cursor = 'move';
@@ -347,8 +368,7 @@ export default function DesignCanvas({ doc, selection, label, scale, problemElem
         </Group>
         <Transformer
           ref={transformer}
-          rotateEnabled={selection.length === 1}
-          resizeEnabled={selection.length === 1}
+          onTransformEnd={onTransformEnd}
           keepRatio={false}
           flipEnabled={false}
           ignoreStroke
@@ -356,6 +376,8 @@ export default function DesignCanvas({ doc, selection, label, scale, problemElem
           anchorStroke={SELECT}
           anchorSize={8}
           rotationSnaps={[0, 90, 180, 270]}
+          // Konva's 50 px put the handle off the stage for an element near the label's top (24 px of ruler).
+          rotateAnchorOffset={ROTATE_HANDLE_OFFSET}
           enabledAnchors={
             single?.type === 'line' && boxes[selection[0]!]!.height === 0
               ? ['middle-left', 'middle-right']

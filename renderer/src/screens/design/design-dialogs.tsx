@@ -18,7 +18,7 @@ import {
 } from '../../design/design-document';
 import { useCatalog, useDesign } from '../../store/stores-context';
 
-function Modal({
+export function Modal({
   title,
   titleId,
   onCancel,

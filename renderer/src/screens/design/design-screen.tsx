@@ -1,10 +1,10 @@
 /**
- * The Design screen (issue #22): make and edit templates. A toolbar (New, Open, Save, Undo, Redo, zoom, the
- * printer view), the palette and the list of elements on the left, the canvas in the middle (drawn from the
+ * The Design screen (issue #22): make and edit templates. A toolbar (New, Open, Import, Save, Export, Test
+ * print, Undo, Redo, zoom, the printer view), the palette and the list of elements on the left, the canvas in the middle (drawn from the
  * Scene the preview engine makes of the document, so it is the label as printed), the selection's
  * properties and the fields on the right. The design store owns the document and one history of every
  * change; the canvas only sends edits. Keys: arrows move the selection one dot (Shift: ten), Delete,
- * Ctrl+C/X/V/D/A, Ctrl+Z and Ctrl+Shift+Z or Ctrl+Y, Ctrl+S, Ctrl+plus/minus zoom (Ctrl+0 fits), Escape. Leaving the screen or opening another
+ * Ctrl+C/X/V/D/A, Ctrl+Z and Ctrl+Shift+Z or Ctrl+Y, Ctrl+S, Ctrl+plus/minus zoom (Ctrl+0 fits), Escape; Space-drag pans. Leaving the screen or opening another
  * template with unsaved changes asks first.
  */
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -15,6 +15,7 @@ import { ELEMENT_TYPES, type Element } from '../../../../src/model/elements';
 import type { Template } from '../../../../src/model/schema';
 import { ErrorNotice } from '../../components/error-notice';
 import { Icon } from '../../components/icons';
+import { downloadFile } from '../../lib/download';
 import { useSize } from '../../lib/use-size';
 import type { NewDesign } from '../../design/design-document';
 import { freeSpot } from '../../design/free-spot';
@@ -31,6 +32,8 @@ import {
   type OpenChoice,
 } from './design-dialogs';
 import { FieldsPanel } from './fields-panel';
+import { ImportTemplateDialog } from './import-dialog';
+import { useSpacePan } from './use-space-pan';
 import { KIND_NAMES, PropertiesPanel } from './properties-panel';
 import { RULER } from './design-canvas-constants';
 
@@ -41,8 +44,8 @@ const FIT_MARGIN = RULER + 48;
 
 const NO_PROBLEMS: readonly TemplateProblemView[] = [];
 
-type Pending = { kind: 'leave'; to: Screen } | { kind: 'new' } | { kind: 'open' };
-type Dialog = 'new' | 'open' | null;
+type Pending = { kind: 'leave'; to: Screen } | { kind: 'new' } | { kind: 'open' } | { kind: 'import' };
+type Dialog = 'new' | 'open' | 'import' | null;
 
 /**
  * The document drawn by the renderer's preview engine with no values typed (each field's placeholder prints),
@@ -164,6 +167,7 @@ export function DesignScreen() {
   const [savedNote, setSavedNote] = useState<string | null>(null);
   const canvasBox = useRef<HTMLDivElement>(null);
   const size = useSize(canvasBox, doc !== null);
+  useSpacePan(canvasBox, doc !== null);
 
   const template = doc?.template;
   const { label, note } = useDesignScene(template);
@@ -372,6 +376,9 @@ export function DesignScreen() {
         <button type="button" className="btn btn-secondary btn-small" onClick={() => ask({ kind: 'open' })}>
           Open…
         </button>
+        <button type="button" className="btn btn-secondary btn-small" onClick={() => ask({ kind: 'import' })}>
+          Import…
+        </button>
         <button
           type="button"
           className="btn btn-primary btn-small"
@@ -379,6 +386,22 @@ export function DesignScreen() {
           onClick={() => void saveNow()}
         >
           Save
+        </button>
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          disabled={!doc || busy || dirty || savedAs === null}
+          title={
+            dirty || savedAs === null
+              ? 'Save first: the file exported is the template as saved.'
+              : 'The template’s file, to keep or to use on another computer.'
+          }
+          onClick={async () => {
+            const file = await design.getState().exportSaved();
+            if (file) downloadFile(file);
+          }}
+        >
+          Export
         </button>
         <button
           type="button"
@@ -541,6 +564,11 @@ export function DesignScreen() {
                   ))}
                 </ul>
               )}
+              {elements.length > 1 && (
+                <p className="muted small">
+                  Shift+click or Shift+Enter adds to the selection; Ctrl+A selects all.
+                </p>
+              )}
             </section>
             <section className="card" aria-labelledby="design-arrange-title">
               <h2 id="design-arrange-title">Arrange</h2>
@@ -643,7 +671,7 @@ export function DesignScreen() {
               tabIndex={0}
               role="group"
               aria-roledescription="canvas"
-              aria-label="Label canvas: arrow keys move the selection one dot, Shift ten"
+              aria-label="Label canvas: arrow keys move the selection one dot, Shift ten; drag with Space held to pan"
             >
               {printerView ? (
                 raster ? (
@@ -684,6 +712,17 @@ export function DesignScreen() {
 
       {dialog === 'new' && <NewTemplateDialog onClose={onNew} />}
       {dialog === 'open' && <OpenTemplateDialog onClose={(c) => void onOpen(c)} />}
+      {dialog === 'import' && (
+        <ImportTemplateDialog
+          dpi={doc?.dpi ?? 203}
+          onClose={(imported) => {
+            setDialog(null);
+            if (!imported) return;
+            setSavedNote(`Imported as “${design.getState().savedAs ?? ''}” in your templates.`);
+            setZoom('fit');
+          }}
+        />
+      )}
       {pending && doc && <UnsavedDialog name={doc.template.name} onChoose={(c) => void onUnsaved(c)} />}
       {replacing && doc && (
         <ReplaceDialog

@@ -1,6 +1,6 @@
 /**
  * The template's fields — the form the Print screen shows: name, label, type, required, the placeholder that
- * prints when nothing is typed; add, remove, move. A field no element uses is flagged (it would be asked for
+ * prints when nothing is typed, and the rest of each field's settings (field-rules.tsx); add, remove, move. A field no element uses is flagged (it would be asked for
  * and never printed). A name is taken only once it is a valid, unused name (a rename follows into every
  * element that refers to the field, so a half-typed name must not reach them).
  */
@@ -11,6 +11,7 @@ import { FIELD_TYPES, type Field } from '../../../../src/model/schema';
 import { Pill } from '../../components/status-pill';
 import { unusedFields } from '../../design/fields';
 import { useDesign, useStores } from '../../store/stores-context';
+import { FieldRules } from './field-rules';
 import { CheckInput, SelectInput, TextInput } from './prop-inputs';
 
 const TYPE_NAMES: Record<Field['type'], string> = {
@@ -128,6 +129,7 @@ export function FieldsPanel({ problems }: { problems: readonly TemplateProblemVi
                   checked={field.required}
                   onChange={(required) => design.getState().editField(index, { required })}
                 />
+                <FieldRules index={index} field={field} problems={problems} />
               </div>
               <div className="row">
                 <button

@@ -40,7 +40,10 @@ export function NumberInput({
   suffix,
   problem,
   onCommit,
+  onClear,
+  emptyText = 'Mixed',
   onDone,
+  hint,
 }: Common & {
   /** null: several elements with different values (shown empty until one is typed). */
   value: number | null;
@@ -49,6 +52,10 @@ export function NumberInput({
   max?: number;
   suffix?: string;
   onCommit(value: number): void;
+  /** An optional setting: emptying the input removes it (without this, empty is "type a number"). */
+  onClear?(): void;
+  /** What an empty input says (null value). */
+  emptyText?: string;
 }) {
   const id = useId();
   // What is typed, kept while the history stays where the typing left it (an undo shows the value it brings).
@@ -62,7 +69,8 @@ export function NumberInput({
   let typed: string | undefined;
   if (draft !== null) {
     const n = Number(draft.trim().replace(',', '.'));
-    if (draft.trim() === '' || !Number.isFinite(n)) typed = `${label}: type a number.`;
+    if (draft.trim() === '' && onClear) typed = undefined;
+    else if (draft.trim() === '' || !Number.isFinite(n)) typed = `${label}: type a number.`;
     else if (min !== undefined && n < min) typed = `${label}: at least ${min}.`;
     else if (max !== undefined && n > max) typed = `${label}: at most ${max}.`;
   }
@@ -77,11 +85,18 @@ export function NumberInput({
         id={id}
         inputMode="decimal"
         value={text}
-        placeholder={value === null ? 'Mixed' : undefined}
+        placeholder={value === null ? emptyText : undefined}
         aria-invalid={shown ? true : undefined}
-        aria-describedby={shown ? `${id}-problem` : undefined}
+        aria-describedby={
+          [shown ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined
+        }
         onChange={(e) => {
           const next = e.target.value;
+          if (next.trim() === '' && onClear) {
+            if (value !== null) onClear();
+            setDraft(next);
+            return;
+          }
           const n = Number(next.trim().replace(',', '.'));
           const valid =
             next.trim() !== '' &&
@@ -97,7 +112,61 @@ export function NumberInput({
           onDone?.();
         }}
       />
+      {hint ? (
+        <span className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
       <Problem id={`${id}-problem`} text={shown} />
+    </div>
+  );
+}
+
+/**
+ * A list typed one item a line (choices). What is typed is kept while the history stays where the typing left
+ * it, so a new line can be started before it has text; empty lines are not items.
+ */
+export function ListInput({
+  label,
+  value,
+  problem,
+  onChange,
+  onDone,
+  hint,
+}: Common & { value: readonly string[]; onChange(value: string[]): void }) {
+  const id = useId();
+  const { design } = useStores();
+  const epoch = useDesign(historyEpoch);
+  const [typing, setTyping] = useState<{ text: string; epoch: string } | null>(null);
+  const text = typing?.epoch === epoch ? typing.text : value.join('\n');
+  const described = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  return (
+    <div className={`field design-field${problem ? ' field-invalid' : ''}`}>
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <textarea
+        id={id}
+        rows={Math.min(6, Math.max(2, value.length + 1))}
+        value={text}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={described || undefined}
+        onChange={(e) => {
+          const next = e.target.value;
+          onChange(next.split('\n').filter((line) => line !== ''));
+          setTyping({ text: next, epoch: historyEpoch(design.getState()) });
+        }}
+        onBlur={() => {
+          setTyping(null);
+          onDone?.();
+        }}
+      />
+      {hint ? (
+        <span className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <Problem id={`${id}-problem`} text={problem} />
     </div>
   );
 }
@@ -112,11 +181,12 @@ export function TextInput({
   multiline = false,
 }: Common & { value: string; onChange(value: string): void; multiline?: boolean }) {
   const id = useId();
+  const described = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
   const props = {
     id,
     value,
     'aria-invalid': problem ? true : undefined,
-    'aria-describedby': problem ? `${id}-problem` : undefined,
+    'aria-describedby': described || undefined,
     onBlur: () => onDone?.(),
   };
   return (
@@ -129,7 +199,11 @@ export function TextInput({
       ) : (
         <input {...props} onChange={(e) => onChange(e.target.value)} />
       )}
-      {hint ? <span className="field-hint">{hint}</span> : null}
+      {hint ? (
+        <span className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
       <Problem id={`${id}-problem`} text={problem} />
     </div>
   );

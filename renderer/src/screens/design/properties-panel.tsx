@@ -27,6 +27,7 @@ import { elementBox } from '../../design/geometry';
 import { withElements } from '../../design/operations';
 import type { DesignStore } from '../../store/design';
 import { useDesign, useStores } from '../../store/stores-context';
+import { ImageFileInput } from './image-file-input';
 import { CheckInput, NumberInput, SelectInput, TextInput } from './prop-inputs';
 
 /** What people call each kind. */
@@ -294,6 +295,7 @@ function ElementProperties({ problems }: { problems: readonly TemplateProblemVie
       {type === 'barcode' && (
         <BarcodeProperties els={els as Extract<Element, { type: 'barcode' }>[]} at={at} />
       )}
+      {type === 'image' && <ImageFileInput key={selection.join(',')} />}
       {type === 'image' && (
         <TextInput
           label="Image address"
@@ -301,7 +303,7 @@ function ElementProperties({ problems }: { problems: readonly TemplateProblemVie
           problem={at('url')}
           onChange={(url) => set('url', url)}
           onDone={done}
-          hint="A data: URL, an http(s) address or a file path."
+          hint="A data: URL (an image file chosen above), an http(s) address or a file path."
         />
       )}
       {type === 'rfid' && (
