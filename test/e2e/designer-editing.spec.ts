@@ -214,3 +214,37 @@ test('designer: elements selected from the keyboard in the list — Shift+Space 
   await expect(pressed).toHaveCount(3);
   await expect(page.getByRole('heading', { name: '3 elements' })).toBeVisible();
 });
+
+test('designer: a barcode’s module width in whole dots — saved as the X-dimension, emptied back to fitting the box', async ({
+  page,
+  app,
+}) => {
+  await newTemplate(page, 'module-4x2', '4 × 2 in');
+  await page.getByRole('button', { name: 'Add barcode' }).click();
+  const moduleWidth = page.getByRole('textbox', { name: 'Module width (dots)' });
+  await expect(moduleWidth).toHaveValue('');
+  await moduleWidth.fill('0');
+  await expect(moduleWidth).toHaveAttribute('aria-invalid', 'true');
+  await moduleWidth.fill('4');
+  await moduleWidth.press('Enter');
+  await expect(page.getByText('0.500 mm at 203 dpi; empty to fit the box.')).toBeVisible();
+  expect(await violations(page), 'the barcode properties').toEqual([]);
+
+  const toolbar = page.getByRole('toolbar', { name: 'Designer' });
+  const save = toolbar.getByRole('button', { name: 'Save', exact: true });
+  const file = join(app.dataDir, 'templates', 'module-4x2.json');
+  const barcodeOf = () =>
+    (JSON.parse(readFileSync(file, 'utf8')) as { elements: Record<string, unknown>[] }).elements[0]!;
+  await save.click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as “module-4x2”' })).toBeVisible();
+  // 4 dots at 203 dpi, in the template's px (96 per inch): 4 dots wherever it prints at 203 dpi, 6 at 300.
+  expect(barcodeOf().moduleWidth).toBeCloseTo((4 / 203) * 96, 9);
+
+  await moduleWidth.fill('');
+  await moduleWidth.press('Enter');
+  await expect(page.getByText(/^Empty: the widest module the box holds/)).toBeVisible();
+  await save.click();
+  await expect.poll(() => 'moduleWidth' in barcodeOf()).toBe(false);
+  await toolbar.getByRole('button', { name: 'Undo' }).click();
+  await expect(moduleWidth).toHaveValue('4');
+});

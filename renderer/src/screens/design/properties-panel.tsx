@@ -565,6 +565,30 @@ function KindProperties({
       break;
     case 'barcode': {
       const format = attr<string>('format');
+      // The X-dimension in whole dots of the designer's printer; stored as px (96 dpi) like every length.
+      const moduleWidth = attr<number>('moduleWidth');
+      const moduleDots = moduleWidth === null ? null : Math.max(1, Math.round((moduleWidth * doc.dpi) / 96));
+      controls.push(
+        <NumberInput
+          key="moduleWidth"
+          label="Module width"
+          suffix="dots"
+          value={moduleDots}
+          decimals={0}
+          min={1}
+          max={40}
+          emptyText="Fit the box"
+          problem={at('moduleWidth')}
+          hint={
+            moduleDots === null
+              ? 'Empty: the widest module the box holds. A number fixes the X-dimension whatever the value.'
+              : `${((moduleDots / doc.dpi) * 25.4).toFixed(3)} mm at ${doc.dpi} dpi; empty to fit the box.`
+          }
+          onCommit={(dots) => set('moduleWidth', (Math.round(dots) / doc.dpi) * 96)}
+          onClear={() => set('moduleWidth', undefined, false)}
+          onDone={done}
+        />,
+      );
       if (format === 'itf14') controls.push(choice('bearer', 'Bearer bars', words(ITF_BEARERS)));
       if (format === 'qrcode' || format === 'gs1qrcode')
         controls.push(choice('eclevel', 'Error correction', words(['L', 'M', 'Q', 'H'])));
