@@ -215,7 +215,7 @@ test('designer: elements selected from the keyboard in the list — Shift+Space 
   await expect(page.getByRole('heading', { name: '3 elements' })).toBeVisible();
 });
 
-test('designer: a barcode’s module width in whole dots — saved as the X-dimension, emptied back to fitting the box', async ({
+test('designer: a barcode’s module width in whole dots — saved as the X-dimension, emptied back to fitting the box; a text’s direction and line height', async ({
   page,
   app,
 }) => {
@@ -247,4 +247,22 @@ test('designer: a barcode’s module width in whole dots — saved as the X-dime
   await expect.poll(() => 'moduleWidth' in barcodeOf()).toBe(false);
   await toolbar.getByRole('button', { name: 'Undo' }).click();
   await expect(moduleWidth).toHaveValue('4');
+
+  // A text's direction and line height.
+  await page.getByRole('button', { name: 'Add text' }).click();
+  await page.getByRole('combobox', { name: 'Direction' }).selectOption({ label: 'Right to left' });
+  const lineHeight = page.getByRole('textbox', { name: 'Line height (× size)' });
+  await expect(lineHeight).toHaveValue('1.2');
+  await lineHeight.fill('6');
+  await expect(lineHeight).toHaveAttribute('aria-invalid', 'true');
+  await lineHeight.fill('1.5');
+  await lineHeight.press('Enter');
+  await save.click();
+  await expect
+    .poll(() => {
+      const text = (JSON.parse(readFileSync(file, 'utf8')) as { elements: Record<string, unknown>[] })
+        .elements[1];
+      return [text?.direction, text?.lineHeight];
+    })
+    .toEqual(['rtl', 1.5]);
 });

@@ -555,6 +555,23 @@ function KindProperties({
       controls = [
         choice('verticalAlign', 'Vertical alignment', words(['top', 'middle', 'bottom'])),
         choice('wrap', 'Wrap', words(['word', 'char', 'none'])),
+        choice('direction', 'Direction', [
+          { value: 'ltr', label: 'Left to right' },
+          { value: 'rtl', label: 'Right to left' },
+          { value: 'ttb', label: 'Top to bottom' },
+        ]),
+        <NumberInput
+          key="lineHeight"
+          label="Line height"
+          suffix="× size"
+          value={attr<number>('lineHeight')}
+          decimals={2}
+          min={0.5}
+          max={5}
+          problem={at('lineHeight')}
+          onCommit={(v) => set('lineHeight', v)}
+          onDone={done}
+        />,
       ];
       break;
     case 'image':
