@@ -210,17 +210,18 @@ export function appTemplates(dataDir: string): AppTemplates {
     async importFile(fileName, text) {
       // Throws TemplateValidationError naming the file, every path and problem (shown to the user as is).
       const value = parseJsonText(text, fileName);
-      if (!looksLikeMarkup(value)) {
-        const template = parseTemplate(value, fileName);
-        checkFileName(template.name, fileName);
-        return save(folders.user, template, 'user');
-      }
       // Markup JSON (fetch-markups output): a template with fixed values, one per distinct copy.
-      const templates = templatesFromMarkup(value, fileName);
+      const templates = looksLikeMarkup(value)
+        ? templatesFromMarkup(value, fileName)
+        : [parseTemplate(value, fileName)];
       for (const template of templates) checkFileName(template.name, fileName);
       const [first, ...others] = templates;
-      for (const template of others) await save(folders.user, template, 'user');
-      return save(folders.user, first as Template, 'user');
+      // A user template of the same name is replaced as a save replaces it: its version is kept as a revision
+      // (restorable from the designer), never lost to an import.
+      return writes.run(async () => {
+        for (const template of others) await replaceUserFile(template);
+        return replaceUserFile(first as Template);
+      });
     },
     saveCaptured: (template) => save(folders.captured, template, 'captured'),
 

@@ -127,6 +127,19 @@ describe('templates.save', () => {
     expect(revisions[0]!.bytes).toBe(second.length);
   });
 
+  it('an imported file (the Print screen’s Import) that replaces a template of the same name keeps its version too', async () => {
+    await templates.save(label('imported', 'mine, edited'), false);
+    const mine = readFileSync(userFile('imported'));
+    const summary = await call('templates.import', {
+      fileName: 'imported.json',
+      text: JSON.stringify(label('imported', 'from a colleague')),
+    });
+    expect(summary.ref).toEqual({ source: 'user', name: 'imported' });
+    expect(readFileSync(userFile('imported'), 'utf8')).toContain('from a colleague');
+    const [kept] = await templates.revisions('imported');
+    expect(readFileSync(join(revisionsDir('imported'), `${kept!.id}.json`))).toEqual(mine);
+  });
+
   it('makes no revision for a save that changes nothing', async () => {
     await templates.save(label('same'), false);
     await templates.save(label('same'), true);
