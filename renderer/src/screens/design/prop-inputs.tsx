@@ -31,6 +31,20 @@ function Problem({ id, text }: { id: string; text: string | undefined }) {
   ) : null;
 }
 
+/** Under an input: its hint (`${id}-hint`) and its problem (`${id}-problem`), the ids aria-describedby names. */
+function FieldFoot({ id, hint, problem }: { id: string; hint?: ReactNode; problem: string | undefined }) {
+  return (
+    <>
+      {hint ? (
+        <span className="field-hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <Problem id={`${id}-problem`} text={problem} />
+    </>
+  );
+}
+
 export function NumberInput({
   label,
   value,
@@ -112,12 +126,7 @@ export function NumberInput({
           onDone?.();
         }}
       />
-      {hint ? (
-        <span className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-      <Problem id={`${id}-problem`} text={shown} />
+      <FieldFoot id={id} hint={hint} problem={shown} />
     </div>
   );
 }
@@ -161,12 +170,7 @@ export function ListInput({
           onDone?.();
         }}
       />
-      {hint ? (
-        <span className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-      <Problem id={`${id}-problem`} text={problem} />
+      <FieldFoot id={id} hint={hint} problem={problem} />
     </div>
   );
 }
@@ -199,12 +203,7 @@ export function TextInput({
       ) : (
         <input {...props} onChange={(e) => onChange(e.target.value)} />
       )}
-      {hint ? (
-        <span className="field-hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-      <Problem id={`${id}-problem`} text={problem} />
+      <FieldFoot id={id} hint={hint} problem={problem} />
     </div>
   );
 }

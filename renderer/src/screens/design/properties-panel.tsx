@@ -534,20 +534,22 @@ function KindProperties({
       onDone={done}
     />
   );
-  const angle = () => (
+  /** A plain number attribute (not a length: no unit conversion). */
+  const number = (name: string, label: string, suffix: string, min: number, max: number) => (
     <NumberInput
-      key="angle"
-      label="Angle"
-      suffix="°"
-      value={attr<number>('angle')}
+      key={name}
+      label={label}
+      suffix={suffix}
+      value={attr<number>(name)}
       decimals={2}
-      min={0}
-      max={360}
-      problem={at('angle')}
-      onCommit={(v) => set('angle', v)}
+      min={min}
+      max={max}
+      problem={at(name)}
+      onCommit={(v) => set(name, v)}
       onDone={done}
     />
   );
+  const angle = () => number('angle', 'Angle', '°', 0, 360);
   const words = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
   let controls: ReactNode[] = [];
   switch (type) {
@@ -560,18 +562,7 @@ function KindProperties({
           { value: 'rtl', label: 'Right to left' },
           { value: 'ttb', label: 'Top to bottom' },
         ]),
-        <NumberInput
-          key="lineHeight"
-          label="Line height"
-          suffix="× size"
-          value={attr<number>('lineHeight')}
-          decimals={2}
-          min={0.5}
-          max={5}
-          problem={at('lineHeight')}
-          onCommit={(v) => set('lineHeight', v)}
-          onDone={done}
-        />,
+        number('lineHeight', 'Line height', '× size', 0.5, 5),
       ];
       break;
     case 'image':
