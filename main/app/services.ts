@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { captureTemplate } from '../../src/backends/capture';
 import type { ConfiguredPrinter } from '../../src/printers/printers-file';
+import { machineFonts } from '../../src/node/fonts';
 import { nodeRenderPorts } from '../../src/node/render-ports';
 import type { RenderPorts } from '../../src/outputs/render';
 import type { AppEvent, AppInfo, Handlers, PrinterStatusView } from '../../src/ipc/contract';
@@ -56,7 +57,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const portsByDir = new Map<string, RenderPorts>();
   const getPorts = (baseDir = dataDir): RenderPorts => {
     let ports = portsByDir.get(baseDir);
-    if (!ports) portsByDir.set(baseDir, (ports = nodeRenderPorts({ baseDir })));
+    // The user's fonts (<data dir>/fonts) and the machine's; generic families stay the bundled faces.
+    const fonts = machineFonts({ dataDir, system: true }).fonts;
+    if (!ports) portsByDir.set(baseDir, (ports = nodeRenderPorts({ baseDir }, fonts)));
     return ports;
   };
 

@@ -62,6 +62,24 @@ export function loadFonts(options: LoadFontsOptions = {}): { fonts: FontSet; ski
   return { fonts: createFontSet(bundledFiles(), { sources }), skipped };
 }
 
+const machineSets = new Map<string, { fonts: FontSet; skipped: SkippedFont[] }>();
+
+/**
+ * What a composition root renders with (the CLI, `labeldesk serve` and its workers, the app's main process):
+ * `loadFonts` once per data folder and `system` choice in this process, so every render shares one set and each
+ * font file is read once. Generic families (Arial, Helvetica, Times, Courier… `isBundledFamily`) stay the bundled
+ * DejaVu faces whatever is installed, so a template prints the same on every machine.
+ */
+export function machineFonts(options: { dataDir: string; system: boolean }): {
+  fonts: FontSet;
+  skipped: SkippedFont[];
+} {
+  const key = `${options.system ? 'system' : 'user'}\0${options.dataDir}`;
+  let set = machineSets.get(key);
+  if (!set) machineSets.set(key, (set = loadFonts(options)));
+  return set;
+}
+
 const fileSource = (key: string, path: string, family: string, style: FontSource['style']): FontSource => ({
   key,
   family,
