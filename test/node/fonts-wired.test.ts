@@ -5,7 +5,7 @@
  * bundled DejaVu Serif) does, and not as "Arial". Generic families stay the bundled faces. `labeldesk serve`
  * never uses the machine's fonts; the CLI does. The page's preview hands a label naming such a family to main.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as fontkit from 'fontkit';
@@ -13,25 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isBundledFamily } from '../../src/layout/fonts';
 import { namesUnbundledFamily, previewLabel } from '../../src/ipc/preview-label';
 import { parseTemplate } from '../../src/model/parse';
-import { fontsDir } from '../../src/node/assets';
 import { machineFonts, systemFontSources } from '../../src/node/fonts';
 import { cli } from '../support/cli';
+import { RENAMED_SERIF_FAMILY as ACME, renamedSerif } from '../support/renamed-font';
 import { startHarness, writeTemplate, type Harness } from './serve/harness';
 
 const TEXT = 'Hamburg 20457';
-/** Same length as "DejaVu Serif", so the name table's records keep their lengths. */
-const ACME = 'Acme Label X';
-
-/** DejaVu Serif with its family renamed in the name table (UTF-16BE and Mac Roman records alike). */
-function renamedSerif(): Uint8Array {
-  const bytes = Buffer.from(readFileSync(join(fontsDir(), 'DejaVuSerif.ttf')));
-  const replaceAll = (from: Buffer, to: Buffer): void => {
-    for (let at = bytes.indexOf(from); at >= 0; at = bytes.indexOf(from, at + to.length)) to.copy(bytes, at);
-  };
-  replaceAll(Buffer.from('DejaVu Serif', 'latin1'), Buffer.from(ACME, 'latin1'));
-  replaceAll(Buffer.from('DejaVu Serif', 'utf16le').swap16(), Buffer.from(ACME, 'utf16le').swap16());
-  return new Uint8Array(bytes);
-}
 
 function template(name: string, family: string): Record<string, unknown> {
   return {
@@ -90,6 +77,18 @@ describe('labeldesk render with <data dir>/fonts and the machine’s fonts', () 
     const { fonts } = machineFonts({ dataDir, system: false });
     expect(fonts.families()).toContain(ACME);
     expect(fonts.resolve(ACME, 'normal').key).toBe('user/acme.ttf');
+  });
+
+  it('a font added to the folder later is found: the next call makes a new set', () => {
+    const later = join(dir, 'later');
+    const before = machineFonts({ dataDir: later, system: false }).fonts;
+    expect(before.resolve(ACME, 'normal').key).toBe('DejaVuSans');
+    expect(machineFonts({ dataDir: later, system: false }).fonts).toBe(before); // unchanged: the same set
+    mkdirSync(join(later, 'fonts'), { recursive: true });
+    writeFileSync(join(later, 'fonts', 'acme.ttf'), renamedSerif());
+    const after = machineFonts({ dataDir: later, system: false }).fonts;
+    expect(after).not.toBe(before);
+    expect(after.resolve(ACME, 'normal').key).toBe('user/acme.ttf');
   });
 
   it.each(['zpl', 'svg'] as const)(
