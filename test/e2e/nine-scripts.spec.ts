@@ -97,6 +97,9 @@ test('nine scripts on a 4×6 label: previewed and printed with no .notdef', asyn
   await expect(preview).toHaveAttribute('data-notdef', '0');
   await expect(page.getByText(/drawn as empty boxes/)).toHaveCount(0);
   await page.setViewportSize({ width: 1280, height: 800 });
+  // Konva's chunk loaded (not "Loading preview…") and a frame drawn before the screenshot.
+  await expect(preview.locator('canvas').first()).toBeVisible({ timeout: 30_000 });
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
   await saveScreenshot(page, 'print-nine-scripts-1280x800');
 
   // The control: U+0378 is unassigned, no font has it — the same signals say so.

@@ -147,6 +147,39 @@ describe('labeldesk serve: the bundled fonts and its own <data dir>/fonts, never
   });
 });
 
+describe('labeldesk serve’s render workers: the same fonts (the data folder through workerData)', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    // Every render is "heavy": each goes to a worker thread.
+    h = await startHarness({ limits: { heavyRenderDots: 0 } }, (data) => {
+      mkdirSync(join(data, 'fonts'));
+      writeFileSync(join(data, 'fonts', 'acme.ttf'), renamedSerif());
+    });
+    for (const [name, family] of Object.entries(FAMILIES))
+      writeTemplate(h.templatesDir, name, template(name, family));
+  });
+  afterAll(() => h.close());
+
+  const zpl = async (name: string): Promise<string> => {
+    const a = await h.post('render-zpl', { label_name: name, apiData: {}, amount: 1 });
+    expect(a.status).toBe(200);
+    return a.json.labels[0] as string;
+  };
+
+  it('a worker prints the server’s user font, and a machine-only family as Arial', async () => {
+    const [acme, times, arial, system] = [
+      await zpl('acme'),
+      await zpl('times'),
+      await zpl('arial'),
+      await zpl('system'),
+    ];
+    expect(h.logs.join('\n')).toMatch(/render worker started/);
+    expect(times).not.toBe(arial);
+    expect(acme).toBe(times);
+    expect(system).toBe(arial);
+  });
+});
+
 describe('the page’s preview hands a label naming a user or system family to main', () => {
   it('names only what is not a generic family', () => {
     const parsed = (family: string) => parseTemplate(template('t', family), 't');
