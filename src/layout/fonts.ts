@@ -48,7 +48,7 @@ export interface FontSource {
   /** The family a template names (markup `font.family`), matched without regard to case. */
   family: string;
   style: FontStyle;
-  /** Also a link of the fallback chain, after the bundled fonts (system fonts are; a user's are not). */
+  /** Also a link of the fallback chain, after the bundled fonts (user fonts, then system fonts: src/node/fonts.ts). */
   fallback: boolean;
   /** The font file's bytes; may throw (the file went away): the source is then skipped for good. */
   load(): Uint8Array;
