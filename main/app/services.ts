@@ -6,6 +6,8 @@
 import { join } from 'node:path';
 import { captureTemplate } from '../../src/backends/capture';
 import type { ConfiguredPrinter } from '../../src/printers/printers-file';
+import { isBundledFamily } from '../../src/layout/fonts';
+import { machineFonts } from '../../src/node/fonts';
 import { nodeRenderPorts } from '../../src/node/render-ports';
 import type { RenderPorts } from '../../src/outputs/render';
 import type { AppEvent, AppInfo, Handlers, PrinterStatusView } from '../../src/ipc/contract';
@@ -56,7 +58,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const portsByDir = new Map<string, RenderPorts>();
   const getPorts = (baseDir = dataDir): RenderPorts => {
     let ports = portsByDir.get(baseDir);
-    if (!ports) portsByDir.set(baseDir, (ports = nodeRenderPorts({ baseDir })));
+    // The user's fonts (<data dir>/fonts) and the machine's; generic families stay the bundled faces. A font
+    // added to the folder since makes a new set (machineFonts), and new ports with it.
+    const fonts = machineFonts({ dataDir, system: true }).fonts;
+    if (!ports || ports.fonts !== fonts)
+      portsByDir.set(baseDir, (ports = nodeRenderPorts({ baseDir }, fonts)));
     return ports;
   };
 
@@ -93,6 +99,10 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
 
   const handlers: Handlers = {
     'app.info': async () => ({ version: options.version, shell: options.shell, platform: process.platform }),
+    'fonts.families': async () => {
+      const { fonts, skipped } = machineFonts({ dataDir, system: true });
+      return { families: fonts.families().filter((f) => !isBundledFamily(f)), skipped };
+    },
     'settings.get': () => settings.get(),
     'settings.update': async (patch) => {
       const view = await settings.update(patch);

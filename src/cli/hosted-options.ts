@@ -11,6 +11,7 @@ import { HostedApiBackend } from '../backends/backend';
 import { OfflineFallbackBackend } from '../backends/fallback';
 import { LocalEngineBackend } from '../backends/local-backend';
 import { UsageTally } from '../backends/usage';
+import { cliFonts } from './cli-fonts';
 import { nodeRenderPorts } from '../node/render-ports';
 import { defaultTemplateStore, folderStore, layeredStore } from '../node/template-store';
 import { defaultDataDir } from '../node/files/data-dir';
@@ -72,7 +73,10 @@ export async function hostedSetup(values: HostedValues, io: CliIo): Promise<Host
   const hosted = new HostedApiBackend({ baseUrl: url, apiKey, apiSecret, fetch: globalThis.fetch, tally });
   const user = userDir(values, io);
   const store = layeredStore([defaultTemplateStore(user), folderStore(join(data, 'captured'), 'captured')]);
-  const local = new LocalEngineBackend({ store, ports: () => nodeRenderPorts({ baseDir: io.cwd }) });
+  const local = new LocalEngineBackend({
+    store,
+    ports: () => nodeRenderPorts({ baseDir: io.cwd }, cliFonts({}, io)),
+  });
   const backend = new OfflineFallbackBackend({
     hosted,
     local,

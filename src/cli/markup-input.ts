@@ -16,6 +16,7 @@ import { counterFields, counterSettings } from '../resolve/counters';
 import { checkApiData, resolve } from '../resolve/resolve';
 import { formatProblems, problemsOf } from '../model/errors';
 import { MarkupSchema, type Markup } from '../model/schema';
+import { cliFonts } from './cli-fonts';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
 import { loadTemplateEntry, parseAmount, warnAboutValues } from './template-commands';
 
@@ -33,6 +34,8 @@ export interface LabelArgs {
   templates?: string | undefined;
   data?: string | undefined;
   amount?: string | undefined;
+  /** Whose fonts/ join the bundled and the machine's fonts (`print` has it; else $LABELDESK_DATA_DIR). */
+  'data-dir'?: string | undefined;
 }
 
 /** Labels ready to render: one markup per copy, and render ports holding their loaded images. */
@@ -78,7 +81,7 @@ export async function labelsFromArgs(
   }
   const prepared = await prepareImages(
     source.markups,
-    nodeRenderPorts({ baseDir: source.baseDir }),
+    nodeRenderPorts({ baseDir: source.baseDir }, cliFonts(values, io)),
     values.strict ? 'strict' : 'omit',
   );
   for (const warning of prepared.warnings) io.stderr(`warning: ${warning}\n`);

@@ -6,6 +6,7 @@
 import { downloadSvgFiles } from '../backends/svg-download';
 import type { LabelBackend } from '../backends/backend';
 import { renderPngLabels } from '../outputs/render';
+import { cliFonts } from './cli-fonts';
 import { nodeRenderPorts } from '../node/render-ports';
 import { checkApiData } from '../resolve/resolve';
 import { hostedTemplateName } from './hosted-options';
@@ -68,7 +69,11 @@ export async function renderHosted(
       try {
         return {
           name,
-          outputs: await renderPngLabels(markups, sizes.dpi ?? 203, nodeRenderPorts({ baseDir: io.cwd })),
+          outputs: await renderPngLabels(
+            markups,
+            sizes.dpi ?? 203,
+            nodeRenderPorts({ baseDir: io.cwd }, cliFonts({}, io)),
+          ),
         };
       } catch (e) {
         // Out-of-range dpi; the engine's own user errors go to reportError.

@@ -120,6 +120,14 @@ export type JobFilter = z.infer<typeof JobFilterSchema>;
 
 // ---------------------------------------------------------------- response shapes
 
+/** The font families a template may name besides the generic ones (issue #23, docs/fonts.md). */
+export interface FontFamiliesView {
+  /** User fonts (`<data dir>/fonts`) and the machine's installed fonts, sorted; generic families left out. */
+  families: string[];
+  /** Files of `<data dir>/fonts` that are not one TrueType font, and why. */
+  skipped: { file: string; why: string }[];
+}
+
 export interface AppInfo {
   version: string;
   /** `electron`: the desktop app; `web`: `npm run web` in a browser. */
@@ -372,6 +380,8 @@ const byId = z.strictObject({ id });
 
 export const CHANNELS = {
   'app.info': channel<AppInfo>()(none),
+  /** For the designer's font list: main's fonts (the page has only the bundled ones). */
+  'fonts.families': channel<FontFamiliesView>()(none),
   'settings.get': channel<SettingsView>()(none),
   'settings.update': channel<SettingsView>()(SettingsPatchSchema),
   /** Main shows its folder dialog; the folder picked becomes `filePrinterFolder` (cancelled: unchanged). */

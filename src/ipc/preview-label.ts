@@ -6,7 +6,7 @@
  * field.
  */
 import { prepareImages, type ImageLoading } from '../engine/incomplete-markup';
-import type { FontSet } from '../layout/fonts';
+import { isBundledFamily, type FontSet } from '../layout/fonts';
 import { collectImageUrls } from '../layout/images';
 import { layout } from '../layout/layout';
 import type { Scene, TextCut } from '../layout/scene';
@@ -99,4 +99,23 @@ export async function previewLabel(
     message: p.message,
   }));
   return { scene, problems, cuts: cutsByField(template, given, scene.cuts) };
+}
+
+/**
+ * Whether any element of `template` (groups' children and barcodes' text included) names a font family that is
+ * not one of the generic bundled ones (`isBundledFamily`): a user's or the machine's font, which only main
+ * loads. The page's preview, which has the bundled fonts alone, hands such a label to main (docs/fonts.md).
+ */
+export function namesUnbundledFamily(template: Template): boolean {
+  const visit = (value: unknown): boolean => {
+    if (Array.isArray(value)) return value.some(visit);
+    if (typeof value !== 'object' || value === null) return false;
+    const font = (value as { font?: unknown }).font;
+    if (typeof font === 'object' && font !== null) {
+      const family = (font as { family?: unknown }).family;
+      if (typeof family === 'string' && !isBundledFamily(family)) return true;
+    }
+    return Object.values(value).some(visit);
+  };
+  return visit(template.elements);
 }

@@ -24,6 +24,8 @@ export interface WireTextLine {
   text: string;
   /** Glyph outlines of the whole line, scene units, y down; fill nonzero with the node's colour. */
   d: string;
+  /** Set when the line draws glyph 0, `.notdef` (an empty box), of some font: what the outlines cannot tell. */
+  notdef?: true;
 }
 
 export interface WireText extends Omit<TextNode, 'lines'> {
@@ -74,7 +76,11 @@ export interface FieldProblem {
 function wireText(node: TextNode, fonts: FontSet): WireText {
   return {
     ...node,
-    lines: node.lines.map((line) => ({ text: line.text, d: linePathData(node, line, fonts) })),
+    lines: node.lines.map((line) => ({
+      text: line.text,
+      d: linePathData(node, line, fonts),
+      ...(line.glyphs.some((g) => g.id === 0) ? { notdef: true as const } : {}),
+    })),
   };
 }
 

@@ -48,7 +48,7 @@ export interface FontSource {
   /** The family a template names (markup `font.family`), matched without regard to case. */
   family: string;
   style: FontStyle;
-  /** Also a link of the fallback chain, after the bundled fonts (system fonts are; a user's are not). */
+  /** Also a link of the fallback chain, after the bundled fonts (user fonts, then system fonts: src/node/fonts.ts). */
   fallback: boolean;
   /** The font file's bytes; may throw (the file went away): the source is then skipped for good. */
   load(): Uint8Array;
@@ -157,6 +157,49 @@ export function familyOf(family: string | undefined): Family {
   return 'sans';
 }
 
+/**
+ * The generic families templates default to, named by the hosted API and the bundled templates (any case). They
+ * are always the bundled DejaVu faces (`familyOf`), never a user's or the machine's font of the same name, so a
+ * template that names them prints the same on every machine and in the page's preview (issue #23, docs/fonts.md).
+ */
+const GENERIC_FAMILIES = new Set([
+  '',
+  'arial',
+  'helvetica',
+  'helvetica neue',
+  'sans-serif',
+  'sans',
+  'system-ui',
+  'dejavu sans',
+  'serif',
+  'times',
+  'times new roman',
+  'georgia',
+  'garamond',
+  'cambria',
+  'palatino',
+  'palatino linotype',
+  'book antiqua',
+  'dejavu serif',
+  'monospace',
+  'mono',
+  'courier',
+  'courier new',
+  'consolas',
+  'menlo',
+  'monaco',
+  'dejavu sans mono',
+]);
+
+/**
+ * Whether `family` is drawn with the bundled fonts on every machine: a generic family (Arial, Helvetica, Times,
+ * Courier…) or none. Any other name resolves to a user or system font of that name where there is one, so the
+ * page's preview, which has only the bundled fonts, hands such a label to main.
+ */
+export function isBundledFamily(family: string | undefined): boolean {
+  return GENERIC_FAMILIES.has((family ?? '').trim().toLowerCase());
+}
+
 /** Normalises `font.style` strings such as "Bold", "italic bold", "700". */
 export function normaliseStyle(style: string | undefined): FontStyle {
   const s = (style ?? '').toLowerCase();
@@ -224,8 +267,9 @@ export function createFontSet(files: Record<string, Uint8Array>, options: FontSe
   return {
     get,
     resolve(family, style) {
-      // A user or system font the template names, in the style asked for, else its regular face.
-      const named = byFamily.get((family ?? '').trim().toLowerCase());
+      // A user or system font the template names, in the style asked for, else its regular face; never for a
+      // generic family (Arial…), which stays the bundled face on every machine.
+      const named = isBundledFamily(family) ? undefined : byFamily.get((family ?? '').trim().toLowerCase());
       if (named) {
         const wanted = style ?? 'normal';
         for (const src of [

@@ -62,6 +62,37 @@ export function loadFonts(options: LoadFontsOptions = {}): { fonts: FontSet; ski
   return { fonts: createFontSet(bundledFiles(), { sources }), skipped };
 }
 
+const machineSets = new Map<string, { fonts: FontSet; skipped: SkippedFont[]; folderTime: number }>();
+
+/** When `<data dir>/fonts` last changed (a file added, removed or renamed), or -1 when there is none. */
+function fontsFolderTime(dataDir: string): number {
+  try {
+    return statSync(join(dataDir, 'fonts')).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
+
+/**
+ * What a composition root renders with (the CLI, `labeldesk serve` and its workers, the app's main process):
+ * `loadFonts` once per data folder and `system` choice in this process, so every render shares one set and each
+ * font file is read once. Generic families (Arial, Helvetica, Times, Courier… `isBundledFamily`) stay the bundled
+ * DejaVu faces whatever is installed, so a template prints the same on every machine. A font added to (or removed
+ * from) `<data dir>/fonts` since the set was made makes a new one (one stat per call), so the app sees it without
+ * a restart; callers that keep the set (render ports) compare it with the one this returns.
+ */
+export function machineFonts(options: { dataDir: string; system: boolean }): {
+  fonts: FontSet;
+  skipped: SkippedFont[];
+} {
+  const key = `${options.system ? 'system' : 'user'}\0${options.dataDir}`;
+  const folderTime = fontsFolderTime(options.dataDir);
+  let set = machineSets.get(key);
+  if (!set || set.folderTime !== folderTime)
+    machineSets.set(key, (set = { ...loadFonts(options), folderTime }));
+  return { fonts: set.fonts, skipped: set.skipped };
+}
+
 const fileSource = (key: string, path: string, family: string, style: FontSource['style']): FontSource => ({
   key,
   family,

@@ -4,6 +4,7 @@
  * zlib for Z64.
  */
 import { deflateSync } from 'node:zlib';
+import type { FontSet } from '../layout/fonts';
 import type { RenderPorts } from '../outputs/render';
 import { renderPng, svgImageToPng, toMonoBitmapFast } from './resvg';
 import { loadBundledFonts } from './fonts';
@@ -30,10 +31,13 @@ export function nodeDeflate(bytes: Uint8Array, rowBytes?: number): Uint8Array {
   return deflateSync(bytes, rowBytes <= Z64_NARROW_MAX_ROW_BYTES ? Z64_NARROW_ROWS : Z64_WIDE_ROWS);
 }
 
-/** Everything but image loading: what a render worker of `labeldesk serve` uses with images loaded for it. */
-export function nodeOutputPorts(): Omit<RenderPorts, 'loadImages'> {
+/**
+ * Everything but image loading: what a render worker of `labeldesk serve` uses with images loaded for it.
+ * `fonts`: the bundled set unless the composition root hands the user's and the machine's (`machineFonts`).
+ */
+export function nodeOutputPorts(fonts: FontSet = loadBundledFonts()): Omit<RenderPorts, 'loadImages'> {
   return {
-    fonts: loadBundledFonts(),
+    fonts,
     toMonoBitmap: (scene, fonts) => toMonoBitmapFast(scene, fonts),
     renderPng: (scene, fonts, { dpi }) => renderPng(scene, fonts, { dpi }),
     rasterizeSvg: svgImageToPng,
@@ -41,6 +45,6 @@ export function nodeOutputPorts(): Omit<RenderPorts, 'loadImages'> {
   };
 }
 
-export function nodeRenderPorts(images: ImageLoaderOptions = {}): RenderPorts {
-  return { ...nodeOutputPorts(), loadImages: createImageLoader(images) };
+export function nodeRenderPorts(images: ImageLoaderOptions = {}, fonts?: FontSet): RenderPorts {
+  return { ...nodeOutputPorts(fonts), loadImages: createImageLoader(images) };
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BUNDLED_FONT_FILES, createFontSet } from '../../src/layout/fonts';
+import { BUNDLED_FONT_FILES, createFontSet, isBundledFamily } from '../../src/layout/fonts';
 import { layout } from '../../src/layout/layout';
 import type { TextNode } from '../../src/layout/scene';
 import { parseMarkup } from '../../src/model/parse';
@@ -185,9 +185,14 @@ describe('system fonts', () => {
     expect(ttf.size).toBeGreaterThan(0);
     const sources = systemFontSources('linux', process.env);
     expect(new Set(sources.map((s) => s.key.slice('system/'.length)))).toEqual(ttf);
-    // Any of them can be named: the first one resolves to itself.
-    const first = sources[0]!;
+    // Any of them can be named but a generic family: the first other one resolves to itself.
+    const first = sources.find((s) => !isBundledFamily(s.family))!;
     const { fonts } = loadFonts({ system: true });
     expect(fonts.resolve(first.family, first.style).key).toMatch(/^system\//);
+    // A generic family stays the bundled face even where the machine has a font of that name (DejaVu Sans is
+    // installed here: .ci/run's fonts-dejavu-core), so a template prints the same on every machine.
+    expect(sources.some((s) => s.family === 'DejaVu Sans')).toBe(true);
+    expect(fonts.resolve('DejaVu Sans', 'bold').key).toBe('DejaVuSans-Bold');
+    expect(fonts.resolve('arial', 'normal').key).toBe('DejaVuSans');
   });
 });

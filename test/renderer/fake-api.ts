@@ -138,6 +138,7 @@ export function createFakeApi(): FakeApi {
       recentTemplates: [SUMMARY.ref],
     }),
     'app.info': () => ({ version: '0.1.0', shell: 'web', platform: 'linux' }),
+    'fonts.families': () => ({ families: [], skipped: [] }),
     'connection.status': () => ({
       backend: 'local',
       hosted: 'unconfigured',

@@ -8,7 +8,7 @@ import { Icon } from '../components/icons';
 import { useSize } from '../lib/use-size';
 import { useDocument, useStores, useUi } from '../store/stores-context';
 import { fieldsForElement, sceneToKonva } from './scene-to-konva';
-import { sceneText } from './scene-text';
+import { notdefLines, sceneText } from './scene-text';
 import { markPreviewPainted } from './paint-marks';
 import { loadKonvaScene } from './konva-scene-loader';
 
@@ -35,6 +35,7 @@ export function PreviewPanel() {
 
   const label = useMemo(() => (scene ? sceneToKonva(scene) : null), [scene]);
   const text = useMemo(() => (scene ? sceneText(scene) : []), [scene]);
+  const notdef = useMemo(() => (scene ? notdefLines(scene) : 0), [scene]);
 
   useEffect(() => {
     if (!label || size.width === 0) return;
@@ -116,6 +117,7 @@ export function PreviewPanel() {
             className="label-card"
             data-testid="preview"
             data-lines={text.join('\n')}
+            data-notdef={notdef}
             data-view={printerView ? 'printer' : 'screen'}
             role="img"
             aria-label="Label preview"

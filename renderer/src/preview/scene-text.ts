@@ -22,3 +22,15 @@ export function sceneText(scene: WireScene): string[] {
   scene.nodes.forEach(walk);
   return out;
 }
+
+/** How many text lines of the label draw `.notdef` (empty boxes), for tests and the preview's `data-notdef`. */
+export function notdefLines(scene: WireScene): number {
+  let count = 0;
+  const lines = (node: WireNode): void => {
+    if (node.kind === 'text') count += node.lines.filter((l) => l.notdef).length;
+    else if (node.kind === 'barcode' && node.text) lines(node.text);
+    else if (node.kind === 'group') node.children.forEach(lines);
+  };
+  scene.nodes.forEach(lines);
+  return count;
+}

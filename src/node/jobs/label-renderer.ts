@@ -19,6 +19,7 @@ import { jobLabelCounters } from '../../resolve/counters';
 import { resolveOne } from '../../resolve/resolve';
 import { parseMarkup, parseTemplate } from '../../model/parse';
 import type { Markup, Template } from '../../model/schema';
+import { machineFonts } from '../fonts';
 import { nodeRenderPorts } from '../render-ports';
 import type { SqliteJobStore } from './sqlite-job-store';
 
@@ -46,6 +47,8 @@ export interface LabelRendererOptions {
   /** Render ports for a template whose relative image paths start in `baseDir`. */
   renderPorts?: (baseDir: string | undefined) => RenderPorts;
   chunkSize?: number;
+  /** The data folder: without `renderPorts`, its fonts/ and the machine's fonts join the bundled ones. */
+  dataDir?: string;
 }
 
 /** Label `labelNumber` of job `jobId` cannot be rendered (a value its barcode cannot encode, an image gone). */
@@ -82,7 +85,10 @@ export function createLabelRenderer(
     if (!ports) {
       ports = options.renderPorts
         ? options.renderPorts(baseDir)
-        : nodeRenderPorts(baseDir ? { baseDir } : {});
+        : nodeRenderPorts(
+            baseDir ? { baseDir } : {},
+            options.dataDir ? machineFonts({ dataDir: options.dataDir, system: true }).fonts : undefined,
+          );
       portsByDir.set(key, ports);
     }
     return ports;

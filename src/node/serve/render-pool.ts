@@ -7,7 +7,13 @@
  * replaced by the next job that needs one; the server stays up.
  */
 import { Worker } from 'node:worker_threads';
-import { RenderAnswerSchema, fromWorkerError, type RenderJob, type RenderOutput } from './render-protocol';
+import {
+  RenderAnswerSchema,
+  fromWorkerError,
+  type RenderJob,
+  type RenderOutput,
+  type RenderWorkerData,
+} from './render-protocol';
 
 /** A worker ended before it answered its job (it crashed, ran out of heap, or the server is closing). */
 export class RenderWorkerLost extends Error {
@@ -31,6 +37,8 @@ export interface RenderPoolOptions {
   heapMb: number;
   /** Started, ended idle, lost: for the server's log. */
   onEvent?: (event: PoolEvent) => void;
+  /** The data folder whose fonts/ the workers load besides the bundled fonts (never the machine's). */
+  fontsDataDir?: string;
   /** The worker's entry; default renderWorkerEntry(). */
   entry?: URL;
 }
@@ -81,7 +89,11 @@ export function renderPool(options: RenderPoolOptions): RenderPool {
   const emit = (event: PoolEvent) => options.onEvent?.(event);
 
   function start(): Slot {
-    const worker = new Worker(entry, { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } });
+    const workerData: RenderWorkerData = { fontsDataDir: options.fontsDataDir };
+    const worker = new Worker(entry, {
+      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
+      workerData,
+    });
     // An idle worker never keeps the process alive; a busy one is awaited by its request.
     worker.unref();
     const slot: Slot = { worker, ending: false };

@@ -33,6 +33,13 @@ const MarkupShape = z
 /** Bytes: a Buffer sent arrives as a Uint8Array. */
 const bytes = z.custom<Uint8Array>((value) => value instanceof Uint8Array, 'expected bytes');
 
+/** What the pool hands each worker when it starts (its `workerData`). */
+export const RenderWorkerDataSchema = z.object({
+  /** The server's data folder: its fonts/ are loaded besides the bundled fonts. */
+  fontsDataDir: z.string().optional(),
+});
+export type RenderWorkerData = z.infer<typeof RenderWorkerDataSchema>;
+
 const LoadedImageSchema = z.object({
   mime: z.enum(['image/png', 'image/jpeg', 'image/svg+xml']),
   data: bytes,

@@ -4,8 +4,9 @@
  * no file and fetches no URL. Bundled as dist/render-worker.mjs beside the CLI (scripts/build-cli.mjs); from
  * the sources through render-worker-from-source.mjs.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import type { LoadedImage } from '../../layout/images';
+import { machineFonts } from '../fonts';
 import { nodeOutputPorts } from '../render-ports';
 import { IN_PROCESS_OUTPUTS, type RenderPorts } from '../../outputs/render';
 import {
@@ -15,12 +16,17 @@ import {
   type ParsedRenderJob,
   type RenderAnswer,
   type RenderOutput,
+  RenderWorkerDataSchema,
 } from './render-protocol';
 
 const port = parentPort;
 if (!port) throw new Error('render-worker.ts runs as a worker thread of labeldesk serve');
 
-const base = nodeOutputPorts();
+// The fonts the server renders with: bundled, plus its data folder's fonts/ (the pool says which folder).
+const { fontsDataDir } = RenderWorkerDataSchema.parse(workerData ?? {});
+const base = nodeOutputPorts(
+  fontsDataDir === undefined ? undefined : machineFonts({ dataDir: fontsDataDir, system: false }).fonts,
+);
 
 async function render(job: ParsedRenderJob): Promise<RenderOutput> {
   const images = new Map<string, LoadedImage>(job.images);

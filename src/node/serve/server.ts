@@ -24,6 +24,7 @@ import type { PrinterGateway } from '../../engine/printer-gateway';
 import { slidingWindowLimiter, type RateLimiter } from './rate-limit';
 import type { TemplateStore } from '../../model/store';
 import { assetsDir, bundledTemplatesDir } from '../assets';
+import { machineFonts } from '../fonts';
 import { nodeRenderPorts } from '../render-ports';
 import { defaultTemplateStore } from '../template-store';
 import { dataFiles } from '../files/data-dir';
@@ -199,6 +200,10 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
   const limiter: RateLimiter = slidingWindowLimiter({ limit: perMinute, now: () => now().getTime() });
 
   // Heavy renders in worker threads (render-offload.ts); none with injected ports, which a worker cannot run.
+  // Bundled fonts and the server's own <data dir>/fonts, never the machine's: a key holder naming a family
+  // could otherwise probe what is installed, and every system font named would stay in memory (docs/fonts.md).
+  const fonts = machineFonts({ dataDir: options.dataDir, system: false });
+  for (const s of fonts.skipped) log('info', { file: s.file, why: s.why }, 'font skipped');
   const pool: RenderPool | undefined =
     limits.renderWorkers > 0 && !options.renderPorts
       ? renderPool({
@@ -206,6 +211,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
           idleMs: limits.renderWorkerIdleMs,
           heapMb: limits.renderWorkerHeapMb,
           onEvent: (event) => logPoolEvent(log, event),
+          fontsDataDir: options.dataDir,
         })
       : undefined;
 
@@ -222,14 +228,17 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
         options.renderPorts ??
         confineImageFiles(
           {
-            ...nodeRenderPorts({
-              baseDir: imageBase,
-              policy: addressPolicy(options.imageHosts),
-              maxBytes: limits.imageBytes,
-              timeoutMs: limits.imageTimeoutMs,
-              cacheBytes: limits.imageCacheBytes,
-              maxPixels: limits.imagePixels,
-            }),
+            ...nodeRenderPorts(
+              {
+                baseDir: imageBase,
+                policy: addressPolicy(options.imageHosts),
+                maxBytes: limits.imageBytes,
+                timeoutMs: limits.imageTimeoutMs,
+                cacheBytes: limits.imageCacheBytes,
+                maxPixels: limits.imagePixels,
+              },
+              fonts.fonts,
+            ),
             imageBudget: { ...DEFAULT_IMAGE_BUDGET, maxPixels: limits.imagePixels },
           },
           imageRoots,

@@ -60,11 +60,17 @@ export function bundled(name: string): Record<string, unknown> {
   return rawTemplate(name) as Record<string, unknown>;
 }
 
-export async function startHarness(options: Partial<ServerOptions> = {}): Promise<Harness> {
+export async function startHarness(
+  options: Partial<ServerOptions> = {},
+  /** Writes into the data folder before the server starts (its fonts/, say). */
+  prepareData?: (dataDir: string) => void,
+): Promise<Harness> {
   const root = mkdtempSync(join(tmpdir(), 'ld-serve-'));
   const dataDir = join(root, 'data');
   const templatesDir = join(root, 'templates');
   mkdirSync(templatesDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
+  prepareData?.(dataDir);
   const { key, secret } = await createKey(join(dataDir, 'keys.json'));
   const logs: string[] = [];
   const clock = {

@@ -3,11 +3,12 @@
  * `previewLabel` main runs (src/ipc/preview-label.ts) over the bundled fonts, so the Scene is the one every output
  * is made from, and only the nodes that changed since the renderer's held scene are handed over. Images in data:
  * URLs are read here; an image by URL or path is main's to fetch under its policy (`ok: false`, main previews),
- * as is text in a script only the fallback fonts draw (the page loads DejaVu alone; docs/fonts.md).
+ * as is text in a script only the fallback fonts draw and text in a font family that is not a bundled one (a user's
+ * or the machine's font): the page loads DejaVu alone (docs/fonts.md).
  */
 import { BUNDLED_FONT_FILES, createFontSet, type FontSet } from '../../../../src/layout/fonts';
 import { prepareAsciiShaping } from '../../../../src/layout/text-pairwise';
-import { previewLabel } from '../../../../src/ipc/preview-label';
+import { namesUnbundledFamily, previewLabel } from '../../../../src/ipc/preview-label';
 import { PreviewSender } from '../../../../src/ipc/wire-scene';
 import type { FieldValues, PreviewResult } from '../../../../src/ipc/contract';
 import type { Template } from '../../../../src/model/schema';
@@ -88,6 +89,8 @@ export function createPreviewComputer(prefix: string): PreviewComputer {
     async compute(template, values, since) {
       try {
         if (!fonts) return { ok: false, why: 'the fonts are still loading' };
+        // A family that is not a bundled one may be a user's or the machine's font, which only main loads.
+        if (namesUnbundledFamily(template)) return { ok: false, why: 'the text names a user or system font' };
         const { scene, problems, cuts } = await previewLabel(template, values, { fonts, loadImages });
         // The page loads DejaVu only, not the fallback chain (docs/fonts.md): text it cannot draw is main's.
         if (drawsNotdef(scene.nodes)) return { ok: false, why: 'the text needs a fallback font' };
