@@ -55,6 +55,8 @@ export interface Rendering {
   raster(ref: TemplateRef, values: FieldValues, printer: PrinterView | undefined): Promise<RasterPreview>;
   /** The designer's printer view: a template not saved yet (checked first), 1-bit at `dpi`. */
   templateRaster(template: unknown, values: FieldValues, dpi: number): Promise<RasterPreview>;
+  /** The designer's document drawn by main (whole scene), for what the page's engine cannot draw. */
+  templateScene(template: unknown, values: FieldValues): Promise<PreviewResult>;
   /** The template, looked up once per print or export, and the ports that read its relative image paths. */
   entry(ref: TemplateRef): Promise<LabelEntry>;
   /**
@@ -180,6 +182,13 @@ export function createRendering(deps: {
       // Throws TemplateValidationError naming every path and problem, as a save would.
       const template = parseTemplate(value);
       return rasterOf(resolveOne(template, filled(values)), deps.ports(), dpi, false);
+    },
+
+    async templateScene(value, values) {
+      const template = parseTemplate(value);
+      const ports = deps.ports();
+      const { scene, problems, cuts } = await previewLabel(template, values, ports);
+      return { scene: previews.send(scene, ports.fonts, undefined), problems, cuts };
     },
 
     entry: entryOf,

@@ -163,6 +163,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'preview.raster': async ({ ref, values, printer }) =>
       rendering.raster(ref, values, await printerOrUndefined(printer)),
     'preview.templateRaster': ({ template, values, dpi }) => rendering.templateRaster(template, values, dpi),
+    'preview.templateScene': ({ template, values }) => rendering.templateScene(template, values),
     'output.export': async ({ ref, values, copies, format, printer }) =>
       rendering.export(ref, values, copies, format, await printerOrUndefined(printer)),
     'print.submit': async ({ ref, values, copies, printer }) => {

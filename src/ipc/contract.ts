@@ -378,6 +378,12 @@ const channel =
 const none = z.strictObject({});
 const byId = z.strictObject({ id });
 
+/** A template as the designer holds it (not saved yet): an object, checked with the template schema by main. */
+const designedTemplate = z.custom<TemplateInput>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  'expected a template object',
+);
+
 export const CHANNELS = {
   'app.info': channel<AppInfo>()(none),
   /** For the designer's font list: main's fonts (the page has only the bundled ones). */
@@ -454,13 +460,17 @@ export const CHANNELS = {
    */
   'preview.templateRaster': channel<RasterPreview>()(
     z.strictObject({
-      template: z.custom<TemplateInput>(
-        (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
-        'expected a template object',
-      ),
+      template: designedTemplate,
       values: FieldValuesSchema,
       dpi: z.union([z.literal(203), z.literal(300), z.literal(600)]),
     }),
+  ),
+  /**
+   * The designer's canvas when the page cannot draw the document itself (its fonts still loading, text only a
+   * fallback or user font can draw, an image by address): main's scene of it, whole (no `since`).
+   */
+  'preview.templateScene': channel<PreviewResult>()(
+    z.strictObject({ template: designedTemplate, values: FieldValuesSchema }),
   ),
 
   'output.export': channel<ExportedFile>()(

@@ -127,4 +127,20 @@ test('nine scripts on a 4×6 label: previewed and printed with no .notdef', asyn
   expect(gfa(app.zebra.jobs[0]!.zpl)).toEqual(gfa(expected!));
   expect(gfa(expected!).length).toBeGreaterThan(0);
   await expect(page.getByTestId('job-toast')).toContainText(/done/i, { timeout: 30_000 });
+
+  // The designer's canvas draws it too: the page's engine has DejaVu only, so main draws the scene for it.
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  await page.getByRole('button', { name: 'Open a template…' }).click();
+  const open = page.getByRole('dialog', { name: 'Open a template' });
+  const choice = open.getByRole('combobox', { name: 'Template' });
+  const mine = await choice.getByRole('option', { name: /^nine-scripts-4x6/ }).textContent();
+  await choice.selectOption({ label: mine! });
+  await open.getByRole('button', { name: 'Open', exact: true }).click();
+  await expect(open).toBeHidden();
+  const canvas = page.getByRole('group', { name: /^Label canvas/ });
+  for (const address of ['大阪府', '세종대로', 'الشيخ', 'สุขุมวิท', 'दिल्ली', 'Тверская']) {
+    await expect(canvas).toHaveAttribute('data-lines', new RegExp(address), { timeout: 30_000 });
+  }
+  await expect(canvas).toHaveAttribute('data-notdef', '0');
+  await expect(page.getByText(/cannot be drawn/)).toHaveCount(0);
 });

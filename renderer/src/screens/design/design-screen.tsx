@@ -10,6 +10,8 @@
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TemplateProblemView } from '../../../../src/ipc/contract';
 import { applyWirePreview, MissingBaseScene } from '../../../../src/ipc/wire-preview';
+import { toUserError } from '../../ipc/user-error';
+import { notdefLines, sceneText } from '../../preview/scene-text';
 import type { WireScene } from '../../../../src/ipc/wire-scene';
 import { ELEMENT_TYPES, type Element } from '../../../../src/model/elements';
 import type { Template } from '../../../../src/model/schema';
@@ -49,11 +51,19 @@ type Dialog = 'new' | 'open' | 'import' | null;
 
 /**
  * The document drawn by the renderer's preview engine with no values typed (each field's placeholder prints),
- * redrawn on every change; only what changed since the last scene is handed over.
+ * redrawn on every change; only what changed since the last scene is handed over. What the page cannot draw
+ * (its fonts still loading, text only a fallback or user font has, an image by address) main draws instead.
  */
-function useDesignScene(template: Template | undefined): { label: KonvaLabel | null; note: string | null } {
-  const { previewEngine } = useStores();
+function useDesignScene(template: Template | undefined): {
+  label: KonvaLabel | null;
+  note: string | null;
+  /** The text lines drawn and how many draw `.notdef` (the canvas's data-lines / data-notdef, for tests). */
+  lines: string;
+  notdef: number;
+} {
+  const { previewEngine, api } = useStores();
   const [label, setLabel] = useState<KonvaLabel | null>(null);
+  const [drawn, setDrawn] = useState<{ lines: string; notdef: number }>({ lines: '', notdef: 0 });
   const [note, setNote] = useState<string | null>(null);
   const held = useRef<{ id: string; scene: WireScene } | null>(null);
   useEffect(() => {
@@ -66,22 +76,20 @@ function useDesignScene(template: Template | undefined): { label: KonvaLabel | n
       return;
     }
     let live = true;
-    let timer: number | undefined;
-    let tries = 0;
     const run = async (): Promise<void> => {
       const since = held.current?.id;
-      const result = await previewEngine.preview({ template, values: {}, ...(since ? { since } : {}) });
+      let result = await previewEngine.preview({ template, values: {}, ...(since ? { since } : {}) });
       if (!live) return;
       if (!result) {
-        // The fonts are loading (or the label has an image by address, which only main fetches).
-        tries++;
-        setNote(
-          tries > 40
-            ? 'This label cannot be drawn here (an image by address?): the printer view shows it.'
-            : 'Drawing the label…',
-        );
-        timer = window.setTimeout(() => void run(), 250);
-        return;
+        // The page cannot draw it (yet): main's whole scene, which the next page scene cannot build on.
+        held.current = null;
+        try {
+          result = await api.invoke('preview.templateScene', { template, values: {} });
+        } catch (e) {
+          if (live) setNote(`This label cannot be drawn: ${toUserError(e).message}`);
+          return;
+        }
+        if (!live) return;
       }
       let scene: WireScene;
       try {
@@ -93,15 +101,15 @@ function useDesignScene(template: Template | undefined): { label: KonvaLabel | n
       }
       if (result.scene.id) held.current = { id: result.scene.id, scene };
       setLabel(sceneToKonva(scene));
+      setDrawn({ lines: sceneText(scene).join('\n'), notdef: notdefLines(scene) });
       setNote(null);
     };
     void run();
     return () => {
       live = false;
-      window.clearTimeout(timer);
     };
-  }, [template, previewEngine]);
-  return { label, note };
+  }, [template, previewEngine, api]);
+  return { label, note, ...drawn };
 }
 
 /** Keys typed into these are theirs (text, numbers, choices), not the canvas's. */
@@ -170,7 +178,7 @@ export function DesignScreen() {
   useSpacePan(canvasBox, doc !== null);
 
   const template = doc?.template;
-  const { label, note } = useDesignScene(template);
+  const { label, note, lines, notdef } = useDesignScene(template);
   const problems = useMemo(
     () => mergeProblems(template ? templateProblems(template) : [], savedProblems),
     [template, savedProblems],
@@ -668,6 +676,8 @@ export function DesignScreen() {
             <div
               className="design-canvas"
               ref={canvasBox}
+              data-lines={lines}
+              data-notdef={notdef}
               tabIndex={0}
               role="group"
               aria-roledescription="canvas"
