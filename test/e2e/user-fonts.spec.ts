@@ -66,4 +66,17 @@ test('a template naming a font of <data dir>/fonts is previewed with it', async 
   const fontChange = meanDifference(times, arial);
   expect(fontChange).toBeGreaterThan(2);
   expect(meanDifference(acme, times)).toBeLessThan(fontChange / 10);
+
+  // The designer's Font list offers it, after the generic families; picking it is one change, saved by name.
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Design' }).click();
+  await page.getByRole('button', { name: 'New template…' }).click();
+  const create = page.getByRole('dialog', { name: 'New template' });
+  await create.getByRole('textbox', { name: 'Name' }).fill('acme-designed');
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(create).toBeHidden();
+  await page.getByRole('button', { name: 'Add text' }).click();
+  const fontList = page.getByRole('combobox', { name: 'Font', exact: true });
+  await expect(fontList.getByRole('option', { name: ACME, exact: true })).toHaveCount(1);
+  await fontList.selectOption({ label: ACME });
+  await expect(fontList).toHaveValue(ACME);
 });

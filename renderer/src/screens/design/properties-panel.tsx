@@ -5,7 +5,7 @@
  * itself (name, title, size, unit, dpi). Every edit goes to the design store; typing in one input is one
  * undo entry.
  */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { assertNever } from '../../../../src/base/assert-never';
 import type { TemplateProblemView } from '../../../../src/ipc/contract';
 import { BARCODE_FORMATS, type Element } from '../../../../src/model/elements';
@@ -53,6 +53,26 @@ const FAMILIES = [
 ];
 
 const DECIMALS: Record<DesignUnit, number> = { in: 4, mm: 3 };
+
+/**
+ * The user's fonts (`<data dir>/fonts`) and the machine's, for the Font list after the generic three; asked once
+ * per mount. A template naming one prints with it on this computer (labeldesk serve: the server's own fonts).
+ */
+function useInstalledFamilies(): { value: string; label: string }[] {
+  const { api } = useStores();
+  const [families, setFamilies] = useState<string[]>([]);
+  useEffect(() => {
+    let live = true;
+    api
+      .invoke('fonts.families', {})
+      .then((view) => live && setFamilies(view.families))
+      .catch(() => undefined); // no list: the generic families still are
+    return () => {
+      live = false;
+    };
+  }, [api]);
+  return useMemo(() => families.map((f) => ({ value: f, label: f })), [families]);
+}
 
 export const toUnit = (v: number, unit: DesignUnit): number => inchesToStage(pxToInches(px(v)), unit);
 export const fromUnit = (v: number, unit: DesignUnit): number => stageToPx(v, unit);
@@ -362,6 +382,7 @@ function TextProperties({
   at: (attr: string) => string | undefined;
 }) {
   const { design } = useStores();
+  const installed = useInstalledFamilies();
   const done = () => design.getState().endCoalescing();
   const font = (patch: Partial<Extract<Element, { type: 'text' }>['font']>, key: string) =>
     editEach(design, (el) => (el.type === 'text' ? { ...el, font: { ...el.font, ...patch } } : el), key);
@@ -386,9 +407,9 @@ function TextProperties({
         label="Font"
         value={family ?? ''}
         options={
-          family === null || FAMILIES.some((f) => f.value === family)
-            ? FAMILIES
-            : [...FAMILIES, { value: family, label: family }]
+          family === null || [...FAMILIES, ...installed].some((f) => f.value === family)
+            ? [...FAMILIES, ...installed]
+            : [...FAMILIES, ...installed, { value: family, label: `${family} (not on this computer)` }]
         }
         onChange={(family) => font({ family }, 'prop:family')}
       />
