@@ -82,6 +82,14 @@ function firstBarHeight(image: GreyImage, y: number): number {
 const xPrinted: Record<string, number>[] = [];
 /** The bar heights (mm, 2 decimals) printed, by element id. */
 const heightPrinted: Record<string, number>[] = [];
+/** The quiet zones printed, in X (narrowest bar or space) — white from the label's edge to the first bar, left and right. */
+const quietPrinted: Record<string, [number, number]>[] = [];
+
+/** White dots from the label's left edge to the first bar, and from the last bar to the right edge, at row `y`. */
+function quietZones(image: GreyImage, y: number): [number, number] {
+  const row = image.grey.subarray(y * image.width, (y + 1) * image.width);
+  return [row.findIndex((v) => v < 128), image.width - 1 - row.findLastIndex((v) => v < 128)];
+}
 
 /** What ZXing reads at each barcode element's box of a printed label: [symbology identifier, text] by id. */
 async function readLabel(zpl: string): Promise<Record<string, [string, string][]>> {
@@ -92,6 +100,8 @@ async function readLabel(zpl: string): Promise<Record<string, [string, string][]
   xPrinted.push(xs);
   const heights: Record<string, number> = {};
   heightPrinted.push(heights);
+  const quiet: Record<string, [number, number]> = {};
+  quietPrinted.push(quiet);
   for (const el of template.elements) {
     if (el.type !== 'barcode' || el.width === undefined || el.height === undefined) continue;
     const m = 3;
@@ -106,6 +116,8 @@ async function readLabel(zpl: string): Promise<Record<string, [string, string][]
     const dots = narrowestRun(image, across);
     xs[el.id ?? ''] = Number(((dots / 203) * MM_PER_INCH).toFixed(3));
     heights[el.id ?? ''] = Number(((firstBarHeight(image, across) / 203) * MM_PER_INCH).toFixed(2));
+    const [left, right] = quietZones(image, across);
+    quiet[el.id ?? ''] = [left / dots, right / dots];
   }
   return got;
 }
@@ -149,6 +161,14 @@ it('gs1-logistic-4x6 prints with counter-made SSCCs that scan as ]C1 00 + the SS
     expect(Object.keys(heights).sort()).toEqual(['batch', 'content', 'sscc']);
     for (const h of Object.values(heights))
       expect(h, JSON.stringify(heightPrinted)).toBeGreaterThanOrEqual(31.75);
+  }
+  // Quiet zones of at least 10X on both sides (GS1 General Specifications 5.4.4.2), within the label's width.
+  for (const quiet of quietPrinted) {
+    expect(Object.keys(quiet).sort()).toEqual(['batch', 'content', 'sscc']);
+    for (const [left, right] of Object.values(quiet)) {
+      expect(left, JSON.stringify(quietPrinted)).toBeGreaterThanOrEqual(10);
+      expect(right, JSON.stringify(quietPrinted)).toBeGreaterThanOrEqual(10);
+    }
   }
 }, 120_000);
 
