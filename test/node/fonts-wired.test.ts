@@ -117,10 +117,17 @@ describe('labeldesk render with <data dir>/fonts and the machine’s fonts', () 
   });
 });
 
-describe('labeldesk serve: the bundled fonts and its own <data dir>/fonts, never the machine’s', () => {
+/**
+ * A `serve` harness (options as given) whose data folder's fonts/ holds Acme, started before the describe's tests
+ * and closed after them, with the FAMILIES templates: `zpl` of a template by name (asserting a 200), the harness.
+ */
+function serveWithAcme(options: Parameters<typeof startHarness>[0]): {
+  zpl(name: string): Promise<string>;
+  harness(): Harness;
+} {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness({}, (data) => {
+    h = await startHarness(options, (data) => {
       mkdirSync(join(data, 'fonts'));
       writeFileSync(join(data, 'fonts', 'acme.ttf'), renamedSerif());
     });
@@ -128,12 +135,18 @@ describe('labeldesk serve: the bundled fonts and its own <data dir>/fonts, never
       writeTemplate(h.templatesDir, name, template(name, family));
   });
   afterAll(() => h.close());
-
-  const zpl = async (name: string): Promise<string> => {
-    const a = await h.post('render-zpl', { label_name: name, apiData: {}, amount: 1 });
-    expect(a.status).toBe(200);
-    return a.json.labels[0] as string;
+  return {
+    async zpl(name) {
+      const a = await h.post('render-zpl', { label_name: name, apiData: {}, amount: 1 });
+      expect(a.status).toBe(200);
+      return a.json.labels[0] as string;
+    },
+    harness: () => h,
   };
+}
+
+describe('labeldesk serve: the bundled fonts and its own <data dir>/fonts, never the machine’s', () => {
+  const { zpl } = serveWithAcme({});
 
   it('a template naming a font in the server’s fonts folder prints with it', async () => {
     const [acme, times, arial] = [await zpl('acme'), await zpl('times'), await zpl('arial')];
@@ -148,23 +161,8 @@ describe('labeldesk serve: the bundled fonts and its own <data dir>/fonts, never
 });
 
 describe('labeldesk serve’s render workers: the same fonts (the data folder through workerData)', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    // Every render is "heavy": each goes to a worker thread.
-    h = await startHarness({ limits: { heavyRenderDots: 0 } }, (data) => {
-      mkdirSync(join(data, 'fonts'));
-      writeFileSync(join(data, 'fonts', 'acme.ttf'), renamedSerif());
-    });
-    for (const [name, family] of Object.entries(FAMILIES))
-      writeTemplate(h.templatesDir, name, template(name, family));
-  });
-  afterAll(() => h.close());
-
-  const zpl = async (name: string): Promise<string> => {
-    const a = await h.post('render-zpl', { label_name: name, apiData: {}, amount: 1 });
-    expect(a.status).toBe(200);
-    return a.json.labels[0] as string;
-  };
+  // Every render is "heavy": each goes to a worker thread.
+  const { zpl, harness } = serveWithAcme({ limits: { heavyRenderDots: 0 } });
 
   it('a worker prints the server’s user font, and a machine-only family as Arial', async () => {
     const [acme, times, arial, system] = [
@@ -173,7 +171,7 @@ describe('labeldesk serve’s render workers: the same fonts (the data folder th
       await zpl('arial'),
       await zpl('system'),
     ];
-    expect(h.logs.join('\n')).toMatch(/render worker started/);
+    expect(harness().logs.join('\n')).toMatch(/render worker started/);
     expect(times).not.toBe(arial);
     expect(acme).toBe(times);
     expect(system).toBe(arial);

@@ -4,7 +4,7 @@
  */
 import { Suspense, lazy, useEffect, useMemo, useRef } from 'react';
 import { ErrorNotice } from '../components/error-notice';
-import { Icon } from '../components/icons';
+import { ZoomStepper } from '../components/zoom-stepper';
 import { useSize } from '../lib/use-size';
 import { useDocument, useStores, useUi } from '../store/stores-context';
 import { fieldsForElement, sceneToKonva } from './scene-to-konva';
@@ -62,25 +62,7 @@ export function PreviewPanel() {
       <div className="preview-toolbar">
         <h2 id="preview-title">Preview</h2>
         <div className="zoom" role="group" aria-label="Zoom">
-          <button
-            type="button"
-            className="btn btn-ghost btn-icon"
-            aria-label="Zoom out"
-            onClick={() => ui.getState().zoomBy(-1)}
-          >
-            <Icon name="minus" size={16} />
-          </button>
-          <span className="zoom-value" aria-live="polite">
-            {Math.round(scale * 100)}%
-          </span>
-          <button
-            type="button"
-            className="btn btn-ghost btn-icon"
-            aria-label="Zoom in"
-            onClick={() => ui.getState().zoomBy(1)}
-          >
-            <Icon name="plus" size={16} />
-          </button>
+          <ZoomStepper scale={scale} onStep={(d) => ui.getState().zoomBy(d)} />
           <button
             type="button"
             className="btn btn-ghost btn-small"

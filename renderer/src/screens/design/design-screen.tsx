@@ -16,7 +16,7 @@ import type { WireScene } from '../../../../src/ipc/wire-scene';
 import { ELEMENT_TYPES, type Element } from '../../../../src/model/elements';
 import type { Template } from '../../../../src/model/schema';
 import { ErrorNotice } from '../../components/error-notice';
-import { Icon } from '../../components/icons';
+import { ZoomStepper } from '../../components/zoom-stepper';
 import { downloadFile } from '../../lib/download';
 import { useSize } from '../../lib/use-size';
 import type { NewDesign } from '../../design/design-document';
@@ -458,27 +458,7 @@ export function DesignScreen() {
         </button>
         <span className="design-toolbar-sep" aria-hidden="true" />
         <div className="zoom" role="group" aria-label="Zoom">
-          <button
-            type="button"
-            className="btn btn-ghost btn-icon"
-            aria-label="Zoom out"
-            disabled={!doc}
-            onClick={() => setZoom(stepZoom(scale, -1))}
-          >
-            <Icon name="minus" size={16} />
-          </button>
-          <span className="zoom-value" aria-live="polite">
-            {Math.round(scale * 100)}%
-          </span>
-          <button
-            type="button"
-            className="btn btn-ghost btn-icon"
-            aria-label="Zoom in"
-            disabled={!doc}
-            onClick={() => setZoom(stepZoom(scale, 1))}
-          >
-            <Icon name="plus" size={16} />
-          </button>
+          <ZoomStepper scale={scale} disabled={!doc} onStep={(d) => setZoom(stepZoom(scale, d))} />
           <button
             type="button"
             className="btn btn-ghost btn-small"

@@ -31,6 +31,25 @@ function Problem({ id, text }: { id: string; text: string | undefined }) {
   ) : null;
 }
 
+/** The ids an input's aria-describedby names: its problem and its hint, those it shows. */
+function describedBy(id: string, problem: string | undefined, hint: ReactNode): string | undefined {
+  return [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined;
+}
+
+/**
+ * What is typed into an input, kept while the history stays where the typing left it: an undo or redo (a new
+ * epoch) shows the value it brings instead. `null`: nothing typed since.
+ */
+function useTypingDraft(): [string | null, (text: string | null) => void] {
+  const { design } = useStores();
+  const epoch = useDesign(historyEpoch);
+  const [typing, setTyping] = useState<{ text: string; epoch: string } | null>(null);
+  const draft = typing?.epoch === epoch ? typing.text : null;
+  const setDraft = (text: string | null) =>
+    setTyping(text === null ? null : { text, epoch: historyEpoch(design.getState()) });
+  return [draft, setDraft];
+}
+
 /** Under an input: its hint (`${id}-hint`) and its problem (`${id}-problem`), the ids aria-describedby names. */
 function FieldFoot({ id, hint, problem }: { id: string; hint?: ReactNode; problem: string | undefined }) {
   return (
@@ -72,13 +91,7 @@ export function NumberInput({
   emptyText?: string;
 }) {
   const id = useId();
-  // What is typed, kept while the history stays where the typing left it (an undo shows the value it brings).
-  const { design } = useStores();
-  const epoch = useDesign(historyEpoch);
-  const [typing, setTyping] = useState<{ text: string; epoch: string } | null>(null);
-  const draft = typing?.epoch === epoch ? typing.text : null;
-  const setDraft = (text: string | null) =>
-    setTyping(text === null ? null : { text, epoch: historyEpoch(design.getState()) });
+  const [draft, setDraft] = useTypingDraft();
   const text = draft ?? (value === null ? '' : formatNumber(value, decimals));
   let typed: string | undefined;
   if (draft !== null) {
@@ -101,9 +114,7 @@ export function NumberInput({
         value={text}
         placeholder={value === null ? emptyText : undefined}
         aria-invalid={shown ? true : undefined}
-        aria-describedby={
-          [shown ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ') || undefined
-        }
+        aria-describedby={describedBy(id, shown, hint)}
         onChange={(e) => {
           const next = e.target.value;
           if (next.trim() === '' && onClear) {
@@ -144,11 +155,8 @@ export function ListInput({
   hint,
 }: Common & { value: readonly string[]; onChange(value: string[]): void }) {
   const id = useId();
-  const { design } = useStores();
-  const epoch = useDesign(historyEpoch);
-  const [typing, setTyping] = useState<{ text: string; epoch: string } | null>(null);
-  const text = typing?.epoch === epoch ? typing.text : value.join('\n');
-  const described = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
+  const [draft, setDraft] = useTypingDraft();
+  const text = draft ?? value.join('\n');
   return (
     <div className={`field design-field${problem ? ' field-invalid' : ''}`}>
       <label className="field-label" htmlFor={id}>
@@ -159,14 +167,14 @@ export function ListInput({
         rows={Math.min(6, Math.max(2, value.length + 1))}
         value={text}
         aria-invalid={problem ? true : undefined}
-        aria-describedby={described || undefined}
+        aria-describedby={describedBy(id, problem, hint)}
         onChange={(e) => {
           const next = e.target.value;
           onChange(next.split('\n').filter((line) => line !== ''));
-          setTyping({ text: next, epoch: historyEpoch(design.getState()) });
+          setDraft(next);
         }}
         onBlur={() => {
-          setTyping(null);
+          setDraft(null);
           onDone?.();
         }}
       />
@@ -185,12 +193,11 @@ export function TextInput({
   multiline = false,
 }: Common & { value: string; onChange(value: string): void; multiline?: boolean }) {
   const id = useId();
-  const described = [problem ? `${id}-problem` : '', hint ? `${id}-hint` : ''].filter(Boolean).join(' ');
   const props = {
     id,
     value,
     'aria-invalid': problem ? true : undefined,
-    'aria-describedby': described || undefined,
+    'aria-describedby': describedBy(id, problem, hint),
     onBlur: () => onDone?.(),
   };
   return (
