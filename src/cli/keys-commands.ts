@@ -16,6 +16,8 @@ import {
 } from '../node/serve/key-store';
 import { copiesOf, readUsageFile } from '../node/serve/usage-store';
 import { CliError, UsageError, type CliIo } from './io';
+import { databaseOption, databaseUrlOf, openSiteDatabase } from './site-database';
+import { siteKeys } from '../node/site/site-stores';
 import { parseOptions } from './template-commands';
 
 export const dataDirOption = { 'data-dir': { type: 'string' } } as const;
@@ -55,6 +57,7 @@ export const KEYS_HELP = `Usage: labeldesk keys <create|regenerate|list|revoke> 
   keys revoke KEY                        delete KEY; requests with it get 401
 
   --data-dir DIR   where keys.json lives (default: $LABELDESK_DATA_DIR, else the per-user data folder)
+  --database URL   the site database of labeldesk serve --database instead (default: $LABELDESK_DATABASE_URL)
   --allowance N    copies this key may render in all routes together (default: unlimited)
 `;
 
@@ -84,27 +87,24 @@ export async function keysCommand(args: string[], io: CliIo): Promise<number> {
   }
   const { values, positionals } = parseOptions(
     rest,
-    { ...dataDirOption, json: { type: 'boolean' }, allowance: { type: 'string' } },
+    { ...dataDirOption, ...databaseOption, json: { type: 'boolean' }, allowance: { type: 'string' } },
     true,
   );
   if (values.help) {
     io.stdout(KEYS_HELP);
     return 0;
   }
-  // list only reads; the others write keys.json, so its folder is made private first.
-  const file = dataFiles(sub === 'list' ? dataDirOf(values, io) : privateDataDir(values, io)).keys;
   if (values.allowance !== undefined && sub !== 'create')
     throw new UsageError('--allowance is for keys create');
+  const allowance = allowanceOf(values.allowance);
+  const url = databaseUrlOf(values, io);
+  if (url !== undefined) return siteKeysCommand(sub, positionals, url, allowance, values.json, io);
+  // list only reads; the others write keys.json, so its folder is made private first.
+  const file = dataFiles(sub === 'list' ? dataDirOf(values, io) : privateDataDir(values, io)).keys;
   try {
     switch (sub) {
       case 'create': {
         if (positionals.length) throw new UsageError('keys create takes no arguments');
-        let allowance: number | undefined;
-        if (values.allowance !== undefined) {
-          if (!/^\d+$/.test(values.allowance))
-            throw new UsageError(`--allowance: expected a whole number of copies, got "${values.allowance}"`);
-          allowance = Number(values.allowance);
-        }
         printSecret(io, values.json, await createKey(file, allowance === undefined ? {} : { allowance }));
         return 0;
       }
@@ -127,14 +127,7 @@ export async function keysCommand(args: string[], io: CliIo): Promise<number> {
           allowance: k.allowance ?? null,
           copies_used: copiesOf(usage, k.key),
         }));
-        if (values.json) io.stdout(JSON.stringify(rows, null, 2) + '\n');
-        else if (!rows.length) io.stderr(`no keys in ${file} (create one: labeldesk keys create)\n`);
-        else {
-          for (const r of rows) {
-            const allowance = r.allowance === null ? 'unlimited' : `${r.copies_used}/${r.allowance} copies`;
-            io.stdout(`${r.key}  created ${r.created_at}  secret ${r.secret_created_at}  ${allowance}\n`);
-          }
-        }
+        printKeyRows(io, values.json, rows, file);
         return 0;
       }
       default:
@@ -143,6 +136,83 @@ export async function keysCommand(args: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (e instanceof UnknownKey || e instanceof KeysFileError) throw new CliError(e.message);
     throw e;
+  }
+}
+
+function allowanceOf(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw))
+    throw new UsageError(`--allowance: expected a whole number of copies, got "${raw}"`);
+  return Number(raw);
+}
+
+function printKeyRows(
+  io: CliIo,
+  json: boolean | undefined,
+  rows: {
+    key: string;
+    created_at: string;
+    secret_created_at: string;
+    allowance: number | null;
+    copies_used: number;
+  }[],
+  where: string,
+): void {
+  if (json) io.stdout(JSON.stringify(rows, null, 2) + '\n');
+  else if (!rows.length) io.stderr(`no keys in ${where} (create one: labeldesk keys create)\n`);
+  else {
+    for (const r of rows) {
+      const allowance = r.allowance === null ? 'unlimited' : `${r.copies_used}/${r.allowance} copies`;
+      io.stdout(`${r.key}  created ${r.created_at}  secret ${r.secret_created_at}  ${allowance}\n`);
+    }
+  }
+}
+
+/** `labeldesk keys … --database URL`: the same commands on the site database. */
+async function siteKeysCommand(
+  sub: string,
+  positionals: string[],
+  url: string,
+  allowance: number | undefined,
+  json: boolean | undefined,
+  io: CliIo,
+): Promise<number> {
+  const db = await openSiteDatabase(url);
+  try {
+    const keys = siteKeys(db);
+    switch (sub) {
+      case 'create':
+        if (positionals.length) throw new UsageError('keys create takes no arguments');
+        printSecret(io, json, await keys.create(allowance === undefined ? {} : { allowance }));
+        return 0;
+      case 'regenerate':
+        printSecret(io, json, await keys.regenerate(oneKey(positionals, 'regenerate')));
+        return 0;
+      case 'revoke': {
+        const key = oneKey(positionals, 'revoke');
+        await keys.revoke(key);
+        io.stderr(`revoked ${key}\n`);
+        return 0;
+      }
+      case 'list': {
+        const rows = (await keys.list()).map((k) => ({
+          key: k.key,
+          created_at: k.created_at,
+          secret_created_at: k.secret_created_at,
+          allowance: k.allowance ?? null,
+          copies_used: k.used,
+        }));
+        printKeyRows(io, json, rows, 'the site database');
+        return 0;
+      }
+      default:
+        throw new UsageError(`unknown keys command "${sub}" (create, regenerate, list, revoke)`);
+    }
+  } catch (e) {
+    if (e instanceof UnknownKey) throw new CliError(e.message);
+    throw e;
+  } finally {
+    await db.close();
   }
 }
 

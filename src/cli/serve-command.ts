@@ -18,6 +18,8 @@ import { PrintersFileError } from '../printers/printers-file';
 import { CliError, UsageError, type CliIo } from './io';
 import { dataDirOption, privateDataDir } from './keys-commands';
 import { parseOptions } from './template-commands';
+import { databaseOption, databaseUrlOf, instanceName, openSiteDatabase } from './site-database';
+import { redactDatabaseUrl } from '../node/site/db';
 
 const MIB = 1024 * 1024;
 
@@ -30,6 +32,10 @@ The seven routes of the Label and Document Rendering API (POST /custom-labels/..
   --data-dir DIR         keys.json, usage.json and exported SVGs (default: $LABELDESK_DATA_DIR,
                          else the per-user data folder)
   --templates DIR        your templates, over the bundled ones (default: $LABELDESK_TEMPLATES)
+  --database URL         a site server: keys, rate limits, usage, SVG files, templates, counters and
+                         history in this PostgreSQL database, shared by every instance on it
+                         (postgres://user:password@host:5432/labeldesk; default: $LABELDESK_DATABASE_URL;
+                         without it all is in the data folder). Keys: labeldesk keys create --database URL
   --printers FILE        the print relay: [{"id":7,"uri":"tcp://10.0.0.5:9100","name":"Dock 7"}]
   --rate-limit N         requests per minute per key (default ${DEFAULTS.rateLimitPerMinute})
   --svg-ttl-hours N      lifetime of export-svg files (default ${DEFAULTS.svgTtlHours})
@@ -101,6 +107,7 @@ function signals(): Promise<string> {
 export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Promise<number> {
   const { values } = parseOptions(args, {
     ...dataDirOption,
+    ...databaseOption,
     host: { type: 'string' },
     port: { type: 'string' },
     templates: { type: 'string' },
@@ -161,6 +168,7 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
   // Below ~32 MB a worker cannot even load the fonts.
   limit('render-worker-heap-mb', 'renderWorkerHeapMb', 64);
   const templates = values.templates ?? io.env.LABELDESK_TEMPLATES;
+  const databaseUrl = databaseUrlOf(values, io);
   const options: ServerOptions = {
     host: values.host ?? DEFAULTS.host,
     port: portOption(values.port) ?? DEFAULTS.port,
@@ -207,10 +215,17 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
 
   // Listen for signals before printing the URL: whoever reads that line may stop us at once.
   const stop = deps.stop ?? signals();
+  const db = databaseUrl
+    ? await openSiteDatabase(databaseUrl, (e) =>
+        io.stderr(`labeldesk serve: database connection lost: ${e.message} (the pool reconnects)\n`),
+      )
+    : undefined;
+  if (db) options.site = { db, instance: instanceName() };
   let server;
   try {
     server = await startServer(options);
   } catch (e) {
+    await db?.close();
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE')
       throw new CliError(`port ${options.port} on ${options.host} is in use (try --port)`);
@@ -226,7 +241,13 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
       );
     throw e;
   }
-  io.stdout(`labeldesk serve: listening on ${server.url} (data: ${options.dataDir})\n`);
+  io.stdout(
+    `labeldesk serve: listening on ${server.url} (data: ${options.dataDir}` +
+      (databaseUrl && options.site
+        ? `; site database ${redactDatabaseUrl(databaseUrl)} as ${options.site.instance}`
+        : '') +
+      ')\n',
+  );
   if (!['127.0.0.1', '::1', 'localhost'].includes(server.host)) {
     io.stderr(
       `labeldesk serve: warning: listening on ${server.host}; anyone who can reach it can try keys\n`,
@@ -236,6 +257,7 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
   const signal = await stop;
   io.stderr(`labeldesk serve: ${typeof signal === 'string' ? `${signal}, ` : ''}stopping\n`);
   await server.close();
+  await db?.close();
   return 0;
 }
 

@@ -4,7 +4,8 @@
  * and serialises. Each operation takes a request already validated by its zod schema (api-contract.ts) and
  * returns the result body, or throws; `toHttpError` turns what it throws into the spec's status.
  */
-import { resolveShared } from '../resolve/resolve';
+import { checkApiData, resolveOne, resolveShared } from '../resolve/resolve';
+import { counterFields, counterValuesAt, type CounterValues } from '../resolve/counters';
 import type { Markup, Template } from '../model/schema';
 import type { TemplateStore } from '../model/store';
 import { API_ROUTES, type RouteName, type RouteRequest, type RouteResult } from '../label-api/contract';
@@ -40,12 +41,30 @@ export interface SvgFileStore {
   save(svgs: readonly string[], expiresAt: Date): Promise<StoredSvg[]>;
 }
 
+/**
+ * Counter numbers for a request whose template has counter fields (a site server's, src/node/site): reserved
+ * for the request's labels and recorded with who asked. Without this port a counter field prints its
+ * placeholder, as a workstation's `labeldesk serve` always has (its counters belong to its job store).
+ */
+export interface CounterReservations {
+  /** The first number of each counter field for `labels` copies of one row (copies number consecutively). */
+  reserve(req: {
+    template: Template;
+    labels: number;
+    route: RouteName;
+    apiKey: string;
+    /** The relay printer's id, for the history. */
+    printer?: string;
+  }): Promise<CounterValues>;
+}
+
 export interface EnginePorts {
   templates: TemplateStore;
   render: RenderPorts;
   /** The print relay (routes 03, 04). Without it those routes answer 422 for any printer_id. */
   printers?: PrinterGateway;
   svgFiles: SvgFileStore;
+  counters?: CounterReservations;
   /** Lifetime of exported SVGs, hours (spec §2.5: 24). */
   svgTtlHours: number;
   now: () => Date;
@@ -82,6 +101,8 @@ export interface RequestContext {
    * ones to a worker thread, giving the request's place among the renders to the next one meanwhile.
    */
   outputs?: OutputStage;
+  /** The authenticated key id (never the secret): who reserved counter numbers. */
+  apiKey?: string;
 }
 
 /** What a successful operation produced: the body, the copies it counts toward the allowance, and warnings. */
@@ -210,7 +231,7 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
     route: R,
     req: RouteRequest<R>,
     ctx: RequestContext,
-    beforeRender: (copies: number, markups: readonly Markup[]) => void = () => undefined,
+    beforeRender: (copies: number, markups: readonly Markup[]) => void | Promise<void> = () => undefined,
   ): Promise<OperationResult<R>> {
     let template: Template | undefined;
     let markups: Markup[] | undefined;
@@ -219,7 +240,20 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
       // The copies of a request cannot differ (no counter numbers come with it): one object, repeated, so
       // layout, rendering and serialising happen once however many copies are asked for.
       markups = resolveShared(template, req.apiData, req.amount);
-      beforeRender(markups.length, markups);
+      await beforeRender(markups.length, markups);
+      // Counter numbers only once the request is accepted (a refused one burns none); each copy has its own.
+      if (ports.counters && counterFields(template).length) {
+        const firsts = await ports.counters.reserve({
+          template,
+          labels: markups.length,
+          route,
+          apiKey: ctx.apiKey ?? '',
+          ...('printer_id' in req ? { printer: String(req.printer_id) } : {}),
+        });
+        const data = checkApiData(req.apiData);
+        const resolved = template;
+        markups = markups.map((_, i) => resolveOne(resolved, data, counterValuesAt(resolved, firsts, i, 0)));
+      }
       if (MARKUP_ONLY.has(route)) {
         const copies = options.sharedCopies ? markups : markups.map((m, i) => (i ? structuredClone(m) : m));
         const body = await handlers[route](req, copies, {

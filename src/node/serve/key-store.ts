@@ -74,19 +74,28 @@ export const readKeysFile = (file: string): Promise<KeysFile> => keysFile(file).
 
 const nowIso = () => new Date().toISOString();
 
-async function newSecret(): Promise<{ secret: string; salt: string; hash: string }> {
+/** A new secret and its stored form (salt, hash, scrypt parameters). */
+export async function newSecret(): Promise<{
+  secret: string;
+  salt: string;
+  hash: string;
+  scrypt: z.infer<typeof ScryptParamsSchema>;
+}> {
   const secret = `lds_${randomBytes(32).toString('base64url')}`;
   const salt = randomBytes(16);
   const hash = await derive(secret, salt, SCRYPT);
-  return { secret, salt: salt.toString('base64'), hash: hash.toString('base64') };
+  return { secret, salt: salt.toString('base64'), hash: hash.toString('base64'), scrypt: { ...SCRYPT } };
 }
+
+/** A new key id (`ldk_` and 96 random bits, hex): an identifier, not a secret. */
+export const newKeyId = (): string => `ldk_${randomBytes(12).toString('hex')}`;
 
 /** Creates a key; returns it with its secret (the only time the secret exists outside the client). */
 export async function createKey(
   file: string,
   opts: { allowance?: number } = {},
 ): Promise<{ key: string; secret: string }> {
-  const key = `ldk_${randomBytes(12).toString('hex')}`;
+  const key = newKeyId();
   let secret = '';
   await keysFile(file).update(async (keys) => {
     const made = await newSecret();
@@ -169,15 +178,48 @@ export interface VerifierOptions {
 }
 
 /**
- * The server side: verifies against the file as it is now (one stat per request). A pair verified once is
- * remembered as a SHA-256 digest, so a valid request costs no scrypt and never waits behind wrong secrets,
- * whatever the limits below say; the digest is dropped when that key's hash changes in the file (regenerated
- * or revoked, also by `labeldesk keys` in another process). A pair not remembered needs a scrypt, which is
- * bounded: a slot in the failure windows of its key id and of its address is reserved first (given back if
- * the secret is right), and at most `scryptRunning` run at once.
+ * Where a verifier finds a key's record as it is now: keys.json (fileKeyRecords) or the site database
+ * (src/node/site/site-keys.ts). Asked on every request, so a regenerated or revoked secret stops working on the
+ * very next one. Throws only when the store cannot be read at all.
  */
-export function keyVerifier(file: string, options: VerifierOptions = {}): KeyVerifier {
+export type KeyRecords = (key: string) => Promise<KeyRecord | undefined>;
+
+/**
+ * keys.json as it is now: one stat per request, re-read when it changed. An unreadable or corrupt file is
+ * heard by `onError` and is no keys (fail closed).
+ */
+export function fileKeyRecords(file: string, onError: (e: unknown) => void = () => undefined): KeyRecords {
+  let version = '';
+  let records = new Map<string, KeyRecord>();
+  return async (key) => {
+    const next = fileVersionSync(file);
+    if (next !== version) {
+      let loaded: KeysFile;
+      try {
+        loaded = await readKeysFile(file);
+      } catch (e) {
+        onError(e);
+        loaded = { version: 1, keys: [] };
+      }
+      records = new Map(loaded.keys.map((k) => [k.key, k]));
+      version = next;
+    }
+    return records.get(key);
+  };
+}
+
+/**
+ * The server side: verifies against the key's record as it is now (`records`: one stat of keys.json, or one
+ * query of the site database, per request). A pair verified once is remembered as a SHA-256 digest with the
+ * record's hash, so a valid request costs no scrypt and never waits behind wrong secrets, whatever the limits
+ * below say; the memory is no use once the key's hash changes (regenerated or revoked, also by `labeldesk
+ * keys` in another process or on another instance). A pair not remembered needs a scrypt, which is bounded: a
+ * slot in the failure windows of its key id and of its address is reserved first (given back if the secret is
+ * right), and at most `scryptRunning` run at once.
+ */
+export function keyVerifier(source: string | KeyRecords, options: VerifierOptions = {}): KeyVerifier {
   const onError = options.onError ?? (() => undefined);
+  const records = typeof source === 'string' ? fileKeyRecords(source, onError) : source;
   const now = options.now ?? Date.now;
   const limit = options.failuresPerMinute ?? 60;
   const perKey = failureWindow({ limit, now });
@@ -190,35 +232,12 @@ export function keyVerifier(file: string, options: VerifierOptions = {}): KeyVer
     scryptWaiting,
     Math.max(1, Math.ceil(scryptWaiting / 2)),
   );
-  let version = '';
-  let records = new Map<string, KeyRecord>();
-  /** key → SHA-256 of (key, secret) verified against the record as it is in `records`. */
-  const verified = new Map<string, Buffer>();
+  /** key → SHA-256 of (key, secret) verified against the record with `hash` and `salt`. */
+  const verified = new Map<string, { pair: Buffer; hash: string; salt: string }>();
   // An unknown key still costs one scrypt, so timing does not tell which keys exist.
   const dummySalt = randomBytes(16);
 
-  async function refresh(): Promise<void> {
-    const next = fileVersionSync(file);
-    if (next === version) return;
-    let loaded: KeysFile;
-    try {
-      loaded = await readKeysFile(file);
-    } catch (e) {
-      onError(e);
-      loaded = { version: 1, keys: [] };
-    }
-    const fresh = new Map(loaded.keys.map((k) => [k.key, k]));
-    for (const key of verified.keys()) {
-      const before = records.get(key);
-      const after = fresh.get(key);
-      if (!before || !after || before.hash !== after.hash || before.salt !== after.salt) verified.delete(key);
-    }
-    records = fresh;
-    version = next;
-  }
-
-  async function scryptCheck(key: string, secret: string, pair: Buffer): Promise<boolean> {
-    const record = records.get(key);
+  async function scryptCheck(record: KeyRecord | undefined, secret: string, pair: Buffer): Promise<boolean> {
     const derived = await derive(
       secret,
       record ? Buffer.from(record.salt, 'base64') : dummySalt,
@@ -227,19 +246,18 @@ export function keyVerifier(file: string, options: VerifierOptions = {}): KeyVer
     if (!record) return false;
     const stored = Buffer.from(record.hash, 'base64');
     if (stored.length !== derived.length || !timingSafeEqual(stored, derived)) return false;
-    // Only remember it if the key's record did not change while scrypt ran.
-    if (records.get(key) === record) verified.set(key, pair);
+    verified.set(record.key, { pair, hash: record.hash, salt: record.salt });
     return true;
   }
 
   return {
     async verify(key, secret, address) {
-      await refresh();
-      const record = records.get(key);
+      const record = await records(key);
       const pair = createHash('sha256').update(key).update('\0').update(secret).digest();
       const known = verified.get(key);
-      if (record && known && timingSafeEqual(known, pair)) return { outcome: 'valid', record };
-
+      if (known && (!record || known.hash !== record.hash || known.salt !== record.salt))
+        verified.delete(key);
+      else if (record && known && timingSafeEqual(known.pair, pair)) return { outcome: 'valid', record };
       const byAddress = perAddress.reserve(address);
       if (isRefusal(byAddress)) return { outcome: 'throttled', by: 'address', ...byAddress };
       const byKey = perKey.reserve(key);
@@ -247,7 +265,7 @@ export function keyVerifier(file: string, options: VerifierOptions = {}): KeyVer
         byAddress.release();
         return { outcome: 'throttled', by: 'key', ...byKey };
       }
-      const running = scrypts.run(() => scryptCheck(key, secret, pair), address);
+      const running = scrypts.run(() => scryptCheck(record, secret, pair), address);
       if (typeof running === 'string') {
         byAddress.release();
         byKey.release();
@@ -256,8 +274,11 @@ export function keyVerifier(file: string, options: VerifierOptions = {}): KeyVer
       if (!(await running)) return { outcome: 'wrong' };
       byAddress.release();
       byKey.release();
-      const current = records.get(key);
-      return current ? { outcome: 'valid', record: current } : { outcome: 'wrong' };
+      // The record may have changed while scrypt ran (regenerated on another instance): ask again.
+      const current = await records(key);
+      return current && current.hash === record?.hash
+        ? { outcome: 'valid', record: current }
+        : { outcome: 'wrong' };
     },
   };
 }

@@ -49,6 +49,15 @@ import { defaultSdkBundle } from './sdk-assets';
 import { svgFiles, type SvgFiles } from './svg-files';
 import { openUsageLedger, type Reservation, type UsageLedger } from './usage-store';
 import { installFileRoutes } from './file-routes';
+import type { SiteDb } from '../site/db';
+import {
+  siteCounters,
+  siteKeys,
+  siteRateLimiter,
+  siteSvgFiles,
+  siteTemplates,
+  siteUsageLedger,
+} from '../site/site-stores';
 import {
   AUTH_THROTTLED,
   installBodyParser,
@@ -112,6 +121,13 @@ export interface ServerOptions {
    * public addresses are always allowed. Throws AllowlistError for an entry that is neither.
    */
   imageHosts?: readonly string[];
+  /**
+   * A site server (issue #24): keys, rate windows, usage, exported SVGs, templates (over the bundled ones and
+   * `templatesDir`), counter numbers and the history live in this PostgreSQL database, so any number of
+   * instances on it behave as one service. `instance` names this one in the history and in printer leases.
+   * Without it (the default) everything is in `dataDir` and memory, as on a workstation.
+   */
+  site?: { db: SiteDb; instance: string };
 }
 
 export interface ApiServer {
@@ -182,7 +198,8 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
   const log = (level: 'info' | 'error', fields: Record<string, unknown>, msg: string) =>
     app.log[level](fields, msg);
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const keys: KeyVerifier = keyVerifier(files.keys, {
+  const site = options.site;
+  const keys: KeyVerifier = keyVerifier(site ? siteKeys(site.db).records : files.keys, {
     onError: (e) =>
       log(
         'error',
@@ -193,11 +210,15 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     now: () => now().getTime(),
   });
   const renders = workGate(limits.renders, limits.rendersWaiting, limits.rendersPerKey);
-  const usage: UsageLedger = await openUsageLedger(files.usage, (e) =>
-    log('error', { error: (e as Error).name }, 'cannot write usage.json'),
-  );
-  const svgs: SvgFiles = svgFiles(files.svg, now);
-  const limiter: RateLimiter = slidingWindowLimiter({ limit: perMinute, now: () => now().getTime() });
+  const usage: UsageLedger = site
+    ? siteUsageLedger(site.db, (e) => log('error', { error: (e as Error).name }, 'cannot give copies back'))
+    : await openUsageLedger(files.usage, (e) =>
+        log('error', { error: (e as Error).name }, 'cannot write usage.json'),
+      );
+  const svgs: SvgFiles = site ? siteSvgFiles(site.db, now) : svgFiles(files.svg, now);
+  const limiter: Pick<RateLimiter, 'take'> | ReturnType<typeof siteRateLimiter> = site
+    ? siteRateLimiter(site.db, { limit: perMinute, now: () => now().getTime() })
+    : slidingWindowLimiter({ limit: perMinute, now: () => now().getTime() });
 
   // Heavy renders in worker threads (render-offload.ts); none with injected ports, which a worker cannot run.
   // Bundled fonts and the server's own <data dir>/fonts, never the machine's: a key holder naming a family
@@ -221,9 +242,11 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     bundledTemplatesDir(),
     ...(options.templatesDir ? [options.templatesDir] : []),
   ];
+  const localTemplates = options.templates ?? defaultTemplateStore(options.templatesDir, { io: 'sync' });
   const ops = createOperations(
     {
-      templates: options.templates ?? defaultTemplateStore(options.templatesDir, { io: 'sync' }),
+      templates: site ? siteTemplates(site.db, localTemplates) : localTemplates,
+      ...(site ? { counters: siteCounters(site.db, site.instance) } : {}),
       render:
         options.renderPorts ??
         confineImageFiles(
@@ -284,7 +307,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     const record = verdict.record;
     req.apiKey = record.key;
     req.allowance = record.allowance;
-    const rate = limiter.take(record.key);
+    const rate = await limiter.take(record.key);
     if (!rate.allowed)
       throw tooMany(rate.retryAfterSeconds, `more than ${perMinute} requests per minute for this API key`);
   }
@@ -317,14 +340,15 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
                   parsed.data as RouteRequest<typeof name>,
                   {
                     publicBaseUrl: publicBaseUrl(req),
+                    apiKey: key,
                     imagePolicy: parsed.data.strict === true ? 'strict' : 'omit',
                     ...(pool && rendering
                       ? { outputs: offloadingOutputs(pool, limits.heavyRenderDots, place) }
                       : {}),
                   },
-                  (copies, markups) => {
+                  async (copies, markups) => {
                     if (rendering) checkOutputDots(parsed.data, markups, limits.outputDots);
-                    reservation = usage.reserve(key, copies, req.allowance);
+                    reservation = await usage.reserve(key, copies, req.allowance);
                   },
                 );
           // Renders wait for a place (budgets.ts); a full queue is a 429 before any work.
@@ -337,18 +361,43 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
           // Nginx's "client closed request": logged, never read.
           if (result === undefined) return reply.code(CLIENT_CLOSED).send();
           checkResponseBytes(result.body, result.copies, limits.responseBytes);
-          reservation?.commit(name);
+          await reservation?.commit(name);
           if (result.warnings.length > 0) reply.header(WARNINGS_HEADER, warningsHeader(result.warnings));
           // Identical copies are one object or string repeated: serialised once (json-body.ts).
           return reply.type(JSON_TYPE).send(jsonBytes(result.body));
         } finally {
-          reservation?.release();
+          await reservation?.release();
         }
       });
     }
   }
 
   installFileRoutes(app, { svgs, now, sdkBundle, authenticate });
+
+  // Operations: /health says the process answers; /ready whether it should be given requests (a load
+  // balancer's check): not while it shuts down, nor when its site database does not answer.
+  let closing = false;
+  app.get('/health', async (_req, reply) => reply.type(JSON_TYPE).send({ status: 'ok' }));
+  app.get('/ready', async (_req, reply) => {
+    const instance = site ? { instance: site.instance } : {};
+    if (closing)
+      return reply
+        .code(503)
+        .type(JSON_TYPE)
+        .send({ status: 'stopping', ...instance });
+    if (site) {
+      try {
+        await site.db.query('SELECT 1');
+      } catch (e) {
+        log('error', { error: (e as Error).name }, 'readiness: the site database does not answer');
+        return reply
+          .code(503)
+          .type(JSON_TYPE)
+          .send({ status: 'database unavailable', ...instance });
+      }
+    }
+    return reply.type(JSON_TYPE).send({ status: 'ready', ...instance });
+  });
 
   const sweepTimer = setInterval(() => {
     svgs.sweep().catch((e: unknown) => log('error', { error: (e as Error).name }, 'SVG sweep failed'));
@@ -380,6 +429,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
       return { threads: pool?.workers ?? 0, jobs: pool?.jobs ?? 0 };
     },
     close: async () => {
+      closing = true;
       clearInterval(sweepTimer);
       // Workers first: a render still running in one fails at once (500) instead of holding the close.
       await pool?.close();

@@ -39,9 +39,9 @@ export const copiesOf = (usage: UsageFile, key: string): number => usageTotal(us
 
 export interface Reservation {
   /** The render succeeded: count it. */
-  commit(route: RouteName): void;
+  commit(route: RouteName): void | Promise<void>;
   /** The render failed: give the copies back. */
-  release(): void;
+  release(): void | Promise<void>;
 }
 
 export interface UsageLedger {
@@ -49,7 +49,7 @@ export interface UsageLedger {
    * Holds `copies` against the key's allowance (undefined = unlimited) until commit or release, so concurrent
    * requests cannot overdraw it. Throws HttpError 422 (field `amount`) when they do not fit.
    */
-  reserve(key: string, copies: number, allowance: number | undefined): Reservation;
+  reserve(key: string, copies: number, allowance: number | undefined): Reservation | Promise<Reservation>;
   /** Waits for pending writes. */
   flush(): Promise<void>;
 }

@@ -132,7 +132,10 @@ async function migrate(db: SiteDb, migrations: Migration[]): Promise<void> {
         await client.query('BEGIN');
         try {
           await client.query(m.sql);
-          await client.query('INSERT INTO site_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+          await client.query('INSERT INTO site_migrations (version, name) VALUES ($1, $2)', [
+            m.version,
+            m.name,
+          ]);
           await client.query('COMMIT');
         } catch (e) {
           await client.query('ROLLBACK').catch(() => undefined);
