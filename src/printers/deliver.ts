@@ -16,6 +16,10 @@
  * not confirmed. That label may have arrived before the fault and is then printed twice: it is reported as a
  * possible duplicate, by number — at most one per fault. A printer that stops reading (a write stall), cannot
  * be found, or refuses the format is not retried: waiting longer would not help. Retries are bounded.
+ *
+ * A site server's shared queue (src/node/site/print-queue.ts) records each label's progress in its database
+ * through the awaited `beforeLabel`/`onConfirmed` hooks and, when another instance takes a job over, goes on
+ * with `resume` from the first label not confirmed — the same rule for the label left in doubt.
  */
 import { hasFrames, interpretHostStatusReply } from './status';
 import { DEFAULT_TIMEOUTS, PrinterError, PrinterTimeout, toBytes, type PrinterTransport } from './transport';
@@ -35,6 +39,25 @@ export interface DeliveryOptions {
   sleep: (ms: number) => Promise<void>;
   /** Told about each fault that leads to a retry, for progress output and logs. */
   onRetry?: (fault: DeliveryFault) => void;
+  /**
+   * Going on with a job an earlier delivery began (the site server's shared queue, src/node/site/print-queue.ts,
+   * after the instance driving it stopped): labels 1 to `confirmed` were confirmed then and are not sent again;
+   * `labels` holds the job's labels from `confirmed + 1` on, and every label number (reports, hooks, messages)
+   * counts in the whole job. `inDoubt`: label `confirmed + 1` was in flight when that delivery stopped, so its
+   * first send here is a possible duplicate, as after a fault of this one.
+   */
+  resume?: { confirmed: number; inDoubt: boolean };
+  /**
+   * Awaited before label n (1-based in the job) is written; `possibleDuplicate` when it is a resend after a fault
+   * (it is then also in the report). A rejection stops the delivery: the connection is aborted and the error
+   * rethrown as it is (not a DeliveryFailed), so nothing of that label is written.
+   */
+  beforeLabel?: (labelNumber: number, possibleDuplicate: boolean) => Promise<void>;
+  /**
+   * Awaited once label n is confirmed, before the next one is written (a durable record of progress). A
+   * rejection stops the delivery like one of `beforeLabel`.
+   */
+  onConfirmed?: (labelNumber: number) => Promise<void>;
 }
 
 export interface DeliveryFault {
@@ -106,8 +129,10 @@ export async function deliverLabels(
   options: DeliveryOptions,
 ): Promise<DeliveryReport> {
   const payloads = labels.map(toBytes);
+  const done = options.resume?.confirmed ?? 0;
+  const total = done + payloads.length;
   const report: DeliveryReport = {
-    confirmed: 0,
+    confirmed: done,
     possibleDuplicates: [],
     confirmedBy: 'printer',
     attempts: 0,
@@ -115,12 +140,12 @@ export async function deliverLabels(
   const writeStallMs = options.writeStallMs ?? DEFAULT_TIMEOUTS.writeStallMs;
   const confirmTimeoutMs = options.confirmTimeoutMs ?? DEFAULT_TIMEOUTS.requestMs;
   /** The label in flight when the last fault came: it may have arrived, so its resend is a possible duplicate. */
-  let inDoubt: number | undefined;
+  let inDoubt: number | undefined = options.resume?.inDoubt ? done + 1 : undefined;
   /** Times the first unconfirmed label's bytes went out: each may have printed. */
-  let sendsUnconfirmed = 0;
+  let sendsUnconfirmed = inDoubt === undefined ? 0 : 1;
   /** Faults since the last label was confirmed. */
   let failures = 0;
-  let confirmedBefore = 0;
+  let confirmedBefore = done;
 
   for (;;) {
     let transport: PrinterTransport | undefined;
@@ -131,24 +156,35 @@ export async function deliverLabels(
       if (!transport.capabilities.status) {
         report.confirmedBy = 'spooler';
         // The whole job in one write: a spooler submits it on close, all or nothing.
+        const resent = inDoubt;
+        if (resent !== undefined) report.possibleDuplicates.push(resent);
         inDoubt = undefined;
-        for (const bytes of payloads) await transport.write(bytes, { timeoutMs: writeStallMs });
+        for (let n = report.confirmed + 1; n <= total; n++) {
+          await options.beforeLabel?.(n, n === resent);
+          await transport.write(payloads[n - 1 - done] as Uint8Array, { timeoutMs: writeStallMs });
+        }
         const open = transport;
         transport = undefined;
         await open.close();
-        report.confirmed = payloads.length;
+        while (report.confirmed < total) {
+          report.confirmed++;
+          await options.onConfirmed?.(report.confirmed);
+        }
         return report;
       }
-      while (report.confirmed < payloads.length) {
-        const index = report.confirmed;
-        if (inDoubt === index + 1) report.possibleDuplicates.push(index + 1);
-        inDoubt = index + 1;
+      while (report.confirmed < total) {
+        const n = report.confirmed + 1;
+        const resend = inDoubt === n;
+        if (resend) report.possibleDuplicates.push(n);
+        await options.beforeLabel?.(n, resend);
+        inDoubt = n;
         sendsUnconfirmed++;
-        await transport.write(payloads[index] as Uint8Array, { timeoutMs: writeStallMs });
+        await transport.write(payloads[n - 1 - done] as Uint8Array, { timeoutMs: writeStallMs });
         await confirmReceipt(transport, confirmTimeoutMs);
         report.confirmed++;
         inDoubt = undefined;
         sendsUnconfirmed = 0;
+        await options.onConfirmed?.(n);
       }
       const open = transport;
       transport = undefined;
@@ -168,14 +204,14 @@ export async function deliverLabels(
       ? `; label ${labelNumber} was sent ${sendsUnconfirmed === 1 ? 'once' : `${sendsUnconfirmed} times`} and may have printed`
       : '';
     const fail = (kind: DeliveryFailureKind, sentence: string): DeliveryFailed =>
-      new DeliveryFailed(`${sentence}${mayHavePrinted}`, kind, { ...report }, payloads.length, {
+      new DeliveryFailed(`${sentence}${mayHavePrinted}`, kind, { ...report }, total, {
         cause: failure,
       });
     if (!(failure instanceof PrinterError || failure instanceof NotConfirmed)) throw failure;
     if (failure instanceof PrinterTimeout && failure.phase === 'write') {
       throw fail(
         'stalled',
-        `the printer stopped accepting data at label ${labelNumber} of ${payloads.length} (${reason}); ${confirmedText(report)}`,
+        `the printer stopped accepting data at label ${labelNumber} of ${total} (${reason}); ${confirmedText(report)}`,
       );
     }
     if (
@@ -194,7 +230,7 @@ export async function deliverLabels(
         : '';
       throw fail(
         kind,
-        `label ${labelNumber} of ${payloads.length} was not confirmed${tries}: ${reason}; ${confirmedText(report)}`,
+        `label ${labelNumber} of ${total} was not confirmed${tries}: ${reason}; ${confirmedText(report)}`,
       );
     }
     const retryInMs = Math.min((options.backoffMs ?? 250) * 2 ** (attempt - 1), MAX_BACKOFF_MS);

@@ -142,3 +142,69 @@ describe('deliverLabels over TCP', () => {
     expect((failure as DeliveryFailed).report.attempts).toBe(1);
   });
 });
+
+describe('deliverLabels resuming a job and telling about each label (the site print queue)', () => {
+  it('resume: labels before are not sent; numbers count in the whole job; an in-doubt first label is flagged', async () => {
+    const e = await emulator();
+    const events: string[] = [];
+    const all = labels(6);
+    const report = await deliverLabels(
+      connectTo(e.uri),
+      all.slice(3),
+      options({
+        resume: { confirmed: 3, inDoubt: true },
+        beforeLabel: async (n, dup) => void events.push(`send ${n}${dup ? ' again' : ''}`),
+        onConfirmed: async (n) => void events.push(`confirmed ${n}`),
+      }),
+    );
+    expect(report).toEqual({ confirmed: 6, possibleDuplicates: [4], confirmedBy: 'printer', attempts: 1 });
+    expect(printedParcels(e)).toEqual([4, 5, 6]);
+    expect(events).toEqual(['send 4 again', 'confirmed 4', 'send 5', 'confirmed 5', 'send 6', 'confirmed 6']);
+  });
+
+  it('resume without doubt: no duplicate; a fault then flags only the label in flight, by its number in the job', async () => {
+    const e = await emulator();
+    // Inside label 5 (each is ~240 bytes): the first connection carries labels 4 and part of 5.
+    e.setFault({ dropAfterBytes: { bytes: 300, every: false } });
+    const resent: number[] = [];
+    const report = await deliverLabels(
+      connectTo(e.uri),
+      labels(6).slice(3),
+      options({
+        resume: { confirmed: 3, inDoubt: false },
+        beforeLabel: async (n, dup) => void (dup && resent.push(n)),
+      }),
+    );
+    expect(report.confirmed).toBe(6);
+    expect(report.possibleDuplicates).toEqual([5]);
+    expect(resent).toEqual([5]);
+    expect([...new Set(printedParcels(e))]).toEqual([4, 5, 6]);
+  });
+
+  it('a hook that rejects stops the delivery with its own error, and the label is not written', async () => {
+    const e = await emulator();
+    const stop = new Error('lease lost');
+    const failure = await deliverLabels(
+      connectTo(e.uri),
+      labels(4),
+      options({
+        beforeLabel: async (n) => {
+          if (n === 3) throw stop;
+        },
+      }),
+    ).catch((x: unknown) => x);
+    expect(failure).toBe(stop);
+    expect(printedParcels(e)).toEqual([1, 2]);
+  });
+
+  it('failure messages count labels in the whole job', async () => {
+    const failure = await deliverLabels(
+      connectTo('tcp://127.0.0.1:1'),
+      labels(6).slice(2),
+      options({ retries: 0, resume: { confirmed: 2, inDoubt: false } }),
+    ).catch((x: unknown) => x);
+    expect(failure).toBeInstanceOf(DeliveryFailed);
+    expect((failure as DeliveryFailed).message).toMatch(/label 3 of 6 was not confirmed/);
+    expect((failure as DeliveryFailed).message).toMatch(/labels 1 to 2 were confirmed/);
+  });
+});
