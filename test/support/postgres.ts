@@ -53,11 +53,32 @@ function asServerUser(bin: string, args: string[]): [string, string[]] {
 
 let databases = 0;
 
+/**
+ * Creates a fresh empty database on the server of `adminUrl` (a URL of one of its databases) and returns its
+ * URL. Names carry the process id and a count, so parallel test files never meet.
+ */
+export async function createDatabaseAt(adminUrl: string, name?: string): Promise<string> {
+  const db = name ?? `t${process.pid}_${++databases}`;
+  if (!/^[a-z_][a-z0-9_]*$/.test(db)) throw new Error(`not a database name: ${db}`);
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${db}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${db}`;
+  return url.toString();
+}
+
 /** Initialises and starts a private PostgreSQL; throws with the reason when it cannot (not installed, say). */
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = postgresBinDir();
   if (!bin)
-    throw new Error('PostgreSQL is not installed (apt-get install postgresql; .ci/run does) — needed by #24 tests');
+    throw new Error(
+      'PostgreSQL is not installed (apt-get install postgresql; .ci/run does) — needed by #24 tests',
+    );
   const root = mkdtempSync(join(tmpdir(), 'ld-pg-'));
   if (asRoot) {
     const uid = Number(spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).stdout.trim());
@@ -135,22 +156,10 @@ export async function startPostgres(): Promise<TestPostgres> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  const base = `postgres://labeldesk@127.0.0.1:${port}`;
   return {
     port,
     url,
-    async createDatabase(name) {
-      const db = name ?? `t${process.pid}_${++databases}`;
-      if (!/^[a-z_][a-z0-9_]*$/.test(db)) throw new Error(`not a database name: ${db}`);
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${db}`);
-      } finally {
-        await client.end();
-      }
-      return `${base}/${db}`;
-    },
+    createDatabase: (name) => createDatabaseAt(url, name),
     async stop() {
       if (child.exitCode === null) {
         child.kill('SIGTERM');

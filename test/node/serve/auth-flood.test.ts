@@ -6,10 +6,8 @@
  * once held a valid request for 12 s.
  */
 import { request } from 'node:http';
-import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createKey, regenerateKey } from '../../../src/node/serve/key-store';
-import { addKeyWithEarlierScrypt, startHarness, type Harness } from './harness';
+import { startHarness, type Harness } from './harness';
 
 const SHIPPING = { label_name: 'shipping-4x6', amount: 1, apiData: { tracking: '1Z999AA10123456784' } };
 
@@ -28,7 +26,7 @@ const headersOf = (key: string, secret: string) => ({
 describe('failed attempts per key id and per address', () => {
   test('60 wrong secrets for one key from an address do not stop another key from that address', async () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 60 } });
-    const other = await createKey(join(h.dataDir, 'keys.json'));
+    const other = await h.addKey();
     const wrong = headersOf(h.key, 'lds_guess');
     // In rounds of 6 (fewer than the 8 scrypt places one address may hold), so every one is checked and counted.
     for (let round = 0; round < 10; round++) {
@@ -81,8 +79,7 @@ describe('failed attempts per key id and per address', () => {
 
   test('per address: five times the per-key limit over all keys, then 429 from this address', async () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 2 } });
-    const keysFile = join(h.dataDir, 'keys.json');
-    const verified = await createKey(keysFile);
+    const verified = await h.addKey();
     expect((await h.post('fetch-markups', SHIPPING, headersOf(verified.key, verified.secret))).status).toBe(
       200,
     );
@@ -91,7 +88,7 @@ describe('failed attempts per key id and per address', () => {
       const a = await h.post('fetch-markups', SHIPPING, headersOf(`ldk_invented${i}`, 'lds_guess'));
       expect(a.status).toBe(401);
     }
-    const fresh = await createKey(keysFile);
+    const fresh = await h.addKey();
     const blocked = await h.post('fetch-markups', SHIPPING, headersOf(fresh.key, fresh.secret));
     expect(blocked.status).toBe(429);
     expect(blocked.json.message).toMatch(
@@ -105,10 +102,9 @@ describe('failed attempts per key id and per address', () => {
 
   test('a right secret gives its reserved slot back: at 1 failure a minute, three fresh secrets in a row all work', async () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 1 } });
-    const keysFile = join(h.dataDir, 'keys.json');
     // Regenerating drops the remembered digest, so each round costs a scrypt and a reservation.
     for (let i = 0; i < 3; i++) {
-      const next = await regenerateKey(keysFile, h.key);
+      const next = await h.regenerate(h.key);
       expect((await h.post('fetch-markups', SHIPPING, headersOf(next.key, next.secret))).status).toBe(200);
     }
   });
@@ -119,7 +115,7 @@ describe('a flood of wrong secrets', () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 1_000 } });
     const harness = h;
     expect((await harness.post('fetch-markups', SHIPPING)).status).toBe(200); // verified: remembered
-    const wrong = headersOf(addKeyWithEarlierScrypt(harness.dataDir).key, 'lds_guess');
+    const wrong = headersOf((await harness.addKeyWithEarlierScrypt()).key, 'lds_guess');
     const finished: string[] = [];
     const flood = Array.from({ length: 150 }, () =>
       harness.post('fetch-markups', SHIPPING, wrong).then((a) => {
@@ -147,8 +143,8 @@ describe('a flood of wrong secrets', () => {
   test('a flood from one address leaves scrypt places for a new secret from another address', async () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 1_000 } });
     const harness = h;
-    const fresh = await createKey(join(harness.dataDir, 'keys.json'));
-    const wrong = headersOf(addKeyWithEarlierScrypt(harness.dataDir).key, 'lds_guess');
+    const fresh = await harness.addKey();
+    const wrong = headersOf((await harness.addKeyWithEarlierScrypt()).key, 'lds_guess');
     const flood = Array.from({ length: 150 }, () => harness.post('fetch-markups', SHIPPING, wrong));
     await new Promise((resolve) => setTimeout(resolve, 50));
     // The same server, reached from 127.0.0.2: another client address.

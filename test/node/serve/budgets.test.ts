@@ -8,7 +8,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_LIMITS } from '../../../src/node/serve/budgets';
-import { createKey } from '../../../src/node/serve/key-store';
 import { bundled, startHarness, writeTemplate, type Harness } from './harness';
 import { dataUrlOf, listen, peakResidentBytes, whitePng, type Listener } from './hostile';
 
@@ -314,7 +313,7 @@ describe('renders at once', () => {
     });
     try {
       logoTemplate(busy.templatesDir, 'logo-2x1', { width: 2, height: 1, unit: 'in', background: '#ffffff' });
-      const other = await createKey(join(busy.dataDir, 'keys.json'));
+      const other = await busy.addKey();
       const otherHeaders = {
         'content-type': 'application/json',
         'x-api-key': other.key,

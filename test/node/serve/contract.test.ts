@@ -3,7 +3,7 @@
  * with each status of §7 it can return, the limits of §8, and the choices the spec leaves open (each pinned
  * here by name).
  */
-import { writeFileSync, mkdirSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { API_ROUTES, ROUTE_NAMES, type RouteName } from '../../../src/label-api/contract';
@@ -356,9 +356,7 @@ describe('500: the render failed on the server (spec §7)', () => {
   test('05: SVG storage that cannot be written → 500', async () => {
     const broken = await startHarness();
     try {
-      mkdirSync(broken.dataDir, { recursive: true });
-      rmSync(join(broken.dataDir, 'svg'), { recursive: true, force: true });
-      writeFileSync(join(broken.dataDir, 'svg'), 'not a folder');
+      await broken.breakSvgStorage();
       const a = await broken.post('export-svg', bodyFor('export-svg'));
       expect(a.status).toBe(500);
     } finally {

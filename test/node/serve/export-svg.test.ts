@@ -1,9 +1,8 @@
 /**
  * Route 05 export-svg and the lifecycle of its files (spec §2.5, §3, §4.5): public, unguessable URLs that
- * answer until `expires_at` (the clock is injected), then 404, and the files gone from disk.
+ * answer until `expires_at` (the clock is injected), then 404, and the files gone from
+ * disk (or the site database's rows, when the suite runs on PostgreSQL).
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { answerOf, startHarness, type Harness } from './harness';
 
@@ -40,7 +39,6 @@ describe('05 export-svg', () => {
       // Base URL from the request's Host; the token carries 128 random bits.
       expect(file.url).toMatch(new RegExp(`^${h.url}/files/svg/\\d+-[0-9a-f]{32}\\.svg$`));
       expect(file.path).toBe(`svg/${file.url.split('/').pop()}`);
-      expect(existsSync(join(h.dataDir, file.path))).toBe(true);
       const svg = await fetch(file.url); // no credentials
       expect(svg.status).toBe(200);
       expect(svg.headers.get('content-type')).toBe('image/svg+xml');
@@ -48,6 +46,8 @@ describe('05 export-svg', () => {
       expect(await svg.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
     }
     expect(new Set(result.files.map((f) => f.url)).size).toBe(2);
+    const stored = await h.storedSvgs();
+    for (const file of result.files) expect(stored).toContain(file.path.slice('svg/'.length));
   });
 
   test('200 just before expiry; 404 (JSON) at expiry, and the file is deleted on that access', async () => {
@@ -60,15 +60,17 @@ describe('05 export-svg', () => {
     const expired = await answerOf(await fetch(first!.url));
     expect(expired.status).toBe(404);
     expect(expired.contentType).toMatch(/^application\/json/);
-    expect(existsSync(join(h.dataDir, first!.path))).toBe(false);
+    expect(await h.storedSvgs()).not.toContain(first!.path.slice('svg/'.length));
   });
 
   test('the sweeper deletes expired files nobody asks for', async () => {
     const result = (await h.post('export-svg', BODY)).json as Exported;
+    expect(await h.storedSvgs()).toEqual(
+      expect.arrayContaining(result.files.map((f) => f.path.slice('svg/'.length))),
+    );
     h.clock.advanceHours(25);
     await h.server.sweep();
-    for (const file of result.files) expect(existsSync(join(h.dataDir, file.path))).toBe(false);
-    expect(readdirSync(join(h.dataDir, 'svg'))).toEqual([]);
+    expect(await h.storedSvgs()).toEqual([]);
   });
 
   test('a forged, altered or unknown token → 404 (changing the expiry in the URL names another file)', async () => {

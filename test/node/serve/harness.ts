@@ -3,24 +3,61 @@
  * data folder, with a key, a clock the test moves, captured logs, and a `post()` that speaks HTTP.
  */
 import { randomBytes, scryptSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  mkdirSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKey } from '../../../src/node/serve/key-store';
+import { inject } from 'vitest';
+import { createKey, regenerateKey } from '../../../src/node/serve/key-store';
 import { startServer, type ApiServer, type ServerOptions } from '../../../src/node/serve/server';
+import { openSiteDb, type SiteDb } from '../../../src/node/site/db';
+import { siteKeys, siteUsageOf } from '../../../src/node/site/site-stores';
+import { readUsageFile } from '../../../src/node/serve/usage-store';
+import { createDatabaseAt } from '../../support/postgres';
 import { rawTemplate } from '../../support/templates';
+
+/**
+ * Where a harness's server keeps keys, usage, SVG files, rate windows, templates saved through the site and
+ * counters: its data folder (the embedded store, the default) or a site database (`labeldesk serve --database`).
+ * The `site-postgres` project of vitest.config.ts runs the contract tests again with a private PostgreSQL.
+ */
+export type HarnessStore = 'embedded' | 'postgres';
+const postgresUrl = inject('postgresUrl');
+export const harnessStore: HarnessStore = postgresUrl ? 'postgres' : 'embedded';
 
 export interface Harness {
   server: ApiServer;
   url: string;
   dataDir: string;
   templatesDir: string;
+  store: HarnessStore;
+  /** The site database, when `store` is postgres. */
+  db?: SiteDb;
   key: string;
   secret: string;
   headers: Record<string, string>;
   logs: string[];
   clock: { now: Date; advanceHours(h: number): void };
   post(route: string, body: unknown, headers?: Record<string, string>): Promise<Answer>;
+  /** Another key in the server's store, as `labeldesk keys create [--database]` makes it. */
+  addKey(opts?: { allowance?: number }): Promise<{ key: string; secret: string }>;
+  /** A new secret for `key`, as `labeldesk keys regenerate [--database]` does. */
+  regenerate(key: string): Promise<{ key: string; secret: string }>;
+  /** A key made before new secrets got the ~2 ms scrypt (N=2^15, ~100 ms a check), in the server's store. */
+  addKeyWithEarlierScrypt(): Promise<{ key: string; secret: string }>;
+  /** The exported SVGs stored now (file names in <data dir>/svg, or tokens in the site database). */
+  storedSvgs(): Promise<string[]>;
+  /** A key's usage tally, route → requests and copies (after pending writes). */
+  usage(key: string): Promise<Record<string, { requests: number; copies: number }>>;
+  /** Makes exported SVGs impossible to store (a file where the folder goes; the table renamed away). */
+  breakSvgStorage(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -71,7 +108,11 @@ export async function startHarness(
   mkdirSync(templatesDir, { recursive: true });
   mkdirSync(dataDir, { recursive: true });
   prepareData?.(dataDir);
-  const { key, secret } = await createKey(join(dataDir, 'keys.json'));
+  const db = postgresUrl ? await openSiteDb(await createDatabaseAt(postgresUrl), { max: 4 }) : undefined;
+  const keysFile = join(dataDir, 'keys.json');
+  const addKey = (opts: { allowance?: number } = {}) =>
+    db ? siteKeys(db).create(opts) : createKey(keysFile, opts);
+  const { key, secret } = await addKey();
   const logs: string[] = [];
   const clock = {
     now: new Date('2026-09-29T12:00:00Z'),
@@ -89,6 +130,7 @@ export async function startHarness(
     // The clock only moves when a test moves it, so the spec's 60 a minute would stop a suite after 60
     // requests; the rate limit has its own tests.
     rateLimitPerMinute: 1_000_000,
+    ...(db ? { site: { db, instance: 'harness' } } : {}),
     ...options,
   });
   const headers = { 'content-type': 'application/json', 'x-api-key': key, 'x-api-secret': secret };
@@ -97,6 +139,8 @@ export async function startHarness(
     url: server.url,
     dataDir,
     templatesDir,
+    store: harnessStore,
+    ...(db ? { db } : {}),
     key,
     secret,
     headers,
@@ -115,11 +159,65 @@ export async function startHarness(
       });
       return answerOf(response);
     },
+    addKey,
+    regenerate: (k) => (db ? siteKeys(db).regenerate(k) : regenerateKey(keysFile, k)),
+    async addKeyWithEarlierScrypt() {
+      if (!db) return addKeyWithEarlierScrypt(dataDir);
+      const made = earlierScryptKey();
+      await db.query(
+        `INSERT INTO api_keys (key, salt, hash, scrypt, created_at, secret_created_at)
+         VALUES ($1, $2, $3, $4, now(), now())`,
+        [made.record.key, made.record.salt, made.record.hash, JSON.stringify(made.record.scrypt)],
+      );
+      return { key: made.record.key, secret: made.secret };
+    },
+    async storedSvgs() {
+      if (db)
+        return (await db.query<{ token: string }>('SELECT token FROM svg_files')).rows.map((r) => r.token);
+      const dir = join(dataDir, 'svg');
+      return existsSync(dir) ? readdirSync(dir) : [];
+    },
+    async usage(k) {
+      if (db) return siteUsageOf(db, k);
+      await server.flush();
+      const file = await readUsageFile(join(dataDir, 'usage.json'));
+      const routes = file.keys[k] ?? {};
+      return Object.fromEntries(
+        Object.entries(routes).map(([route, u]) => [route, { requests: u.requests, copies: u.copies }]),
+      );
+    },
+    async breakSvgStorage() {
+      if (db) {
+        await db.query('ALTER TABLE svg_files RENAME TO svg_files_gone');
+        return;
+      }
+      rmSync(join(dataDir, 'svg'), { recursive: true, force: true });
+      writeFileSync(join(dataDir, 'svg'), 'not a folder');
+    },
     async close() {
       await server.close();
+      await db?.close();
       rmSync(root, { recursive: true, force: true });
     },
   };
+}
+
+/** A key record as `labeldesk keys create` made it before new secrets got the ~2 ms scrypt (N=2^15). */
+function earlierScryptKey() {
+  const secret = `lds_${randomBytes(32).toString('base64url')}`;
+  const salt = randomBytes(16);
+  const params = { N: 32768, r: 8, p: 1 };
+  const at = new Date().toISOString();
+  const key = `ldk_${randomBytes(12).toString('hex')}`;
+  const record = {
+    key,
+    salt: salt.toString('base64'),
+    hash: scryptSync(secret, salt, 32, { ...params, maxmem: 64 * 1024 * 1024 }).toString('base64'),
+    scrypt: params,
+    created_at: at,
+    secret_created_at: at,
+  };
+  return { record, secret };
 }
 
 /**
@@ -129,19 +227,8 @@ export async function startHarness(
 export function addKeyWithEarlierScrypt(dataDir: string): { key: string; secret: string } {
   const file = join(dataDir, 'keys.json');
   const stored = JSON.parse(readFileSync(file, 'utf8')) as { version: 1; keys: Record<string, unknown>[] };
-  const secret = `lds_${randomBytes(32).toString('base64url')}`;
-  const salt = randomBytes(16);
-  const params = { N: 32768, r: 8, p: 1 };
-  const at = new Date().toISOString();
-  const key = `ldk_${randomBytes(12).toString('hex')}`;
-  stored.keys.push({
-    key,
-    salt: salt.toString('base64'),
-    hash: scryptSync(secret, salt, 32, { ...params, maxmem: 64 * 1024 * 1024 }).toString('base64'),
-    scrypt: params,
-    created_at: at,
-    secret_created_at: at,
-  });
+  const { record, secret } = earlierScryptKey();
+  stored.keys.push(record);
   writeFileSync(file, JSON.stringify(stored));
-  return { key, secret };
+  return { key: record.key, secret };
 }

@@ -15,7 +15,7 @@ import { resolve, resolveOne } from '../../../src/resolve/resolve';
 import { parseTemplate } from '../../../src/model/parse';
 import type { Markup } from '../../../src/model/schema';
 import { bundledTemplate, SAMPLE_DATA } from '../../support/templates';
-import { startHarness, writeTemplate, type Harness } from './harness';
+import { harnessStore, startHarness, writeTemplate, type Harness } from './harness';
 
 const ports = nodeRenderPorts({ baseDir: bundledTemplatesDir() });
 const shipping = bundledTemplate('shipping-4x6');
@@ -94,19 +94,27 @@ describe('a request for identical copies', () => {
     );
   });
 
-  test('a counter template through the API: every copy prints the placeholder, as before', async () => {
-    const perCopy = await renderZplLabels(resolve(serials, { sku: 'A-1' }, 50), { dpi: 203 }, ports);
-    const answer = await h.post('render-zpl', { label_name: 'serials', apiData: { sku: 'A-1' }, amount: 50 });
-    expect(answer.status).toBe(200);
-    expect(answer.text).toBe(JSON.stringify(perCopy));
-    const markups = await h.post('fetch-markups', {
-      label_name: 'serials',
-      apiData: { sku: 'A-1' },
-      amount: 5,
-    });
-    expect(markups.text).toBe(JSON.stringify(resolve(serials, { sku: 'A-1' }, 5)));
-    expect(markups.text).toContain('SN-??????');
-  });
+  // A site server numbers counters for real (test/node/site/site-server.test.ts); a workstation's serve cannot.
+  test.skipIf(harnessStore === 'postgres')(
+    'a counter template through the API: every copy prints the placeholder, as before',
+    async () => {
+      const perCopy = await renderZplLabels(resolve(serials, { sku: 'A-1' }, 50), { dpi: 203 }, ports);
+      const answer = await h.post('render-zpl', {
+        label_name: 'serials',
+        apiData: { sku: 'A-1' },
+        amount: 50,
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(JSON.stringify(perCopy));
+      const markups = await h.post('fetch-markups', {
+        label_name: 'serials',
+        apiData: { sku: 'A-1' },
+        amount: 5,
+      });
+      expect(markups.text).toBe(JSON.stringify(resolve(serials, { sku: 'A-1' }, 5)));
+      expect(markups.text).toContain('SN-??????');
+    },
+  );
 
   test('the output budget is still checked on every copy before any work', async () => {
     const answer = await h.post('render-zpl', {
