@@ -16,8 +16,11 @@ import { ImageError } from '../layout/images';
 import { ResolveError } from '../resolve/resolve';
 import { PrinterRefusesFormat, UnknownPrinter } from './printer-gateway';
 
-/** The statuses the spec allows (§7), plus 405 for a wrong method and 403 for a CORS preflight from an unlisted origin. */
-export type ApiStatus = 401 | 403 | 404 | 405 | 422 | 429 | 500;
+/**
+ * The statuses the spec allows (§7), plus 405 for a wrong method and 403 for a CORS preflight from an unlisted
+ * origin; a site server's template routes add 403 (the key may not save templates) and 412 (saved meanwhile).
+ */
+export type ApiStatus = 401 | 403 | 404 | 405 | 412 | 422 | 429 | 500;
 
 /**
  * A failure as the HTTP face answers it: a status and a message naming the problem and the request field. (The

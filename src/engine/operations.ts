@@ -10,6 +10,7 @@ import type { Markup, Template } from '../model/schema';
 import type { TemplateStore } from '../model/store';
 import { API_ROUTES, type RouteName, type RouteRequest, type RouteResult } from '../label-api/contract';
 import { toHttpError, type FailureContext } from './http-errors';
+import { kindOf } from '../base/error-kind';
 import { prepareImages, type ImagePolicy } from './incomplete-markup';
 import {
   PrinterRefusesFormat,
@@ -42,12 +43,30 @@ export interface SvgFileStore {
 }
 
 /**
- * Counter numbers for a request whose template has counter fields (a site server's, src/node/site): reserved
- * for the request's labels and recorded with who asked. Without this port a counter field prints its
- * placeholder, as a workstation's `labeldesk serve` always has (its counters belong to its job store).
+ * What a reprint repeats (a site server's history, src/node/site/site-routes.ts): the template as it was printed
+ * and, per label reprinted, its number in the job whose counters it carries and the counter values it printed.
+ * A reprint reserves no numbers: a damaged label is printed again with its serial.
+ */
+export interface ReprintOf {
+  /** The job reprinted (its id in the history). */
+  job: string;
+  template: Template;
+  /** The counters of the job whose numbering the labels carry: first number and step per field (0: shared). */
+  firsts: CounterValues;
+  steps: CounterValues;
+  labels: readonly { number: number; counters: CounterValues }[];
+}
+
+/**
+ * The history of a site server (src/node/site): every accepted request recorded with who asked, and counter
+ * numbers reserved for its labels when its template has counter fields. Without this port a counter field
+ * prints its placeholder, as a workstation's `labeldesk serve` always has (its counters belong to its job store).
  */
 export interface CounterReservations {
-  /** The first number of each counter field for `labels` copies of one row (copies number consecutively). */
+  /**
+   * Records the request as a job and reserves the first number of each counter field for `labels` copies of
+   * one row (copies number consecutively); a reprint reserves none.
+   */
   reserve(req: {
     template: Template;
     labels: number;
@@ -55,7 +74,12 @@ export interface CounterReservations {
     apiKey: string;
     /** The relay printer's id, for the history. */
     printer?: string;
-  }): Promise<CounterValues>;
+    /** The request as parsed, so the job can be reprinted. */
+    request?: RouteRequest<RouteName>;
+    reprint?: ReprintOf;
+  }): Promise<{ firsts: CounterValues; job: string }>;
+  /** The job recorded by `reserve` failed afterwards (`why`: its error kind): it made no label. */
+  failed(job: string, why: string): Promise<void>;
 }
 
 export interface EnginePorts {
@@ -103,6 +127,8 @@ export interface RequestContext {
   outputs?: OutputStage;
   /** The authenticated key id (never the secret): who reserved counter numbers. */
   apiKey?: string;
+  /** Render a recorded job's labels again with their counter values (`req.amount` is their count). */
+  reprint?: ReprintOf;
 }
 
 /** What a successful operation produced: the body, the copies it counts toward the allowance, and warnings. */
@@ -111,6 +137,8 @@ export interface OperationResult<R extends RouteName> {
   copies: number;
   /** What the incomplete-markup policy left out (images that could not be loaded); empty when nothing. */
   warnings: string[];
+  /** The job the history recorded it as (a site server's). */
+  job?: string;
 }
 
 /** The routes that answer markup without rendering it: they load no images. */
@@ -235,24 +263,38 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
   ): Promise<OperationResult<R>> {
     let template: Template | undefined;
     let markups: Markup[] | undefined;
+    let job: string | undefined;
     try {
-      template = (await ports.templates.get(req.label_name)).template;
+      template = ctx.reprint?.template ?? (await ports.templates.get(req.label_name)).template;
       // The copies of a request cannot differ (no counter numbers come with it): one object, repeated, so
       // layout, rendering and serialising happen once however many copies are asked for.
       markups = resolveShared(template, req.apiData, req.amount);
       await beforeRender(markups.length, markups);
-      // Counter numbers only once the request is accepted (a refused one burns none); each copy has its own.
-      if (ports.counters && counterFields(template).length) {
-        const firsts = await ports.counters.reserve({
+      // Recorded, and counter numbers reserved, only once the request is accepted (a refused one burns none);
+      // each copy has its own numbers, a reprint's those its label printed first.
+      if (ports.counters) {
+        const recorded = await ports.counters.reserve({
           template,
           labels: markups.length,
           route,
           apiKey: ctx.apiKey ?? '',
           ...('printer_id' in req ? { printer: String(req.printer_id) } : {}),
+          request: req,
+          ...(ctx.reprint ? { reprint: ctx.reprint } : {}),
         });
-        const data = checkApiData(req.apiData);
-        const resolved = template;
-        markups = markups.map((_, i) => resolveOne(resolved, data, counterValuesAt(resolved, firsts, i, 0)));
+        job = recorded.job;
+        if (counterFields(template).length) {
+          const data = checkApiData(req.apiData);
+          const resolved = template;
+          const reprinted = ctx.reprint?.labels;
+          markups = markups.map((_, i) =>
+            resolveOne(
+              resolved,
+              data,
+              reprinted ? (reprinted[i]?.counters ?? {}) : counterValuesAt(resolved, recorded.firsts, i, 0),
+            ),
+          );
+        }
       }
       if (MARKUP_ONLY.has(route)) {
         const copies = options.sharedCopies ? markups : markups.map((m, i) => (i ? structuredClone(m) : m));
@@ -261,7 +303,7 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
           render: ports.render,
           outputs: IN_PROCESS_OUTPUTS,
         });
-        return { body, copies: markups.length, warnings: [] };
+        return { body, copies: markups.length, warnings: [], ...(job !== undefined ? { job } : {}) };
       }
       const prepared = await prepareImages(markups, ports.render, ctx.imagePolicy ?? 'strict');
       const body = await handlers[route](req, prepared.markups, {
@@ -269,8 +311,15 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
         render: prepared.ports,
         outputs: ctx.outputs ?? IN_PROCESS_OUTPUTS,
       });
-      return { body, copies: markups.length, warnings: prepared.warnings };
+      return {
+        body,
+        copies: markups.length,
+        warnings: prepared.warnings,
+        ...(job !== undefined ? { job } : {}),
+      };
     } catch (e) {
+      // The history says the recorded job made no label (its reserved numbers are burned).
+      if (job !== undefined) await ports.counters?.failed(job, kindOf(e)).catch(() => undefined);
       throw mapError(e, {
         unknownTemplateStatus: API_ROUTES[route].unknownTemplateStatus,
         template,

@@ -23,6 +23,7 @@ import {
   SvgExportResultSchema,
   ZplResultSchema,
 } from './contract';
+import { SITE_COMPONENTS, siteOpenApiPaths } from './site-api';
 
 /** The interface version of the spec (§9). */
 export const API_VERSION = '2026-09-29';
@@ -38,6 +39,8 @@ const COMPONENTS: [string, z.ZodType, 'input' | 'output'][] = [
   ['ZplResult', ZplResultSchema, 'output'],
   ['PdfResult', PdfResultSchema, 'output'],
   ['Error', ErrorBodySchema, 'output'],
+  // The site extension (site-api.ts): only on `labeldesk serve --database`.
+  ...SITE_COMPONENTS,
 ];
 
 function componentName(schema: z.ZodType): string {
@@ -152,6 +155,10 @@ export function openApiDocument(): Record<string, unknown> {
       },
     },
   };
+  Object.assign(
+    paths,
+    siteOpenApiPaths((name) => ({ $ref: `#/components/schemas/${name}` }), errorResponse),
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -164,8 +171,18 @@ export function openApiDocument(): Record<string, unknown> {
         `public names). Incomplete markup: an image that cannot be loaded is left out and named in the ` +
         `${WARNINGS_HEADER} response header, unless the request says "strict": true (then 422); a barcode ` +
         `without width or height is drawn at its natural size (2 px modules at 96 dpi, 0.5 in bars) at its x/y, ` +
-        `which default to 0 (the top-left corner) when missing.`,
+        `which default to 0 (the top-left corner) when missing. ` +
+        `The paths under /site/ (tag "site extension", x-labeldesk-site) are LabelDesk's own, not the hosted ` +
+        `service's: a site server's templates and history, present only on \`labeldesk serve --database\`.`,
     },
+    tags: [
+      {
+        name: 'site extension',
+        description:
+          'Templates (with revisions) and the history of a site server (`labeldesk serve --database postgres://…`), ' +
+          'beside the seven routes; any key reads them, saving a template needs a key made with --templates-write.',
+      },
+    ],
     paths,
     components: {
       schemas,

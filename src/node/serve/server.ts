@@ -8,7 +8,12 @@
  * allowance) → 500. Budgets and their defaults: budgets.ts.
  * Every answer of the API — errors, unknown routes, wrong methods — is JSON.
  */
-import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { RenderPorts } from '../../outputs/render';
 import {
   API_PREFIX,
@@ -16,10 +21,12 @@ import {
   ROUTE_NAMES,
   WARNINGS_HEADER,
   aliasesOf,
+  type RouteName,
   type RouteRequest,
 } from '../../label-api/contract';
+import { JOB_HEADER } from '../../label-api/site-api';
 import { HttpError, invalidRequest } from '../../engine/http-errors';
-import { createOperations } from '../../engine/operations';
+import { createOperations, type ReprintOf } from '../../engine/operations';
 import type { PrinterGateway } from '../../engine/printer-gateway';
 import { slidingWindowLimiter, type RateLimiter } from './rate-limit';
 import type { TemplateStore } from '../../model/store';
@@ -50,6 +57,7 @@ import { svgFiles, type SvgFiles } from './svg-files';
 import { openUsageLedger, type Reservation, type UsageLedger } from './usage-store';
 import { installFileRoutes } from './file-routes';
 import type { SiteDb } from '../site/db';
+import { installSiteRoutes } from '../site/site-routes';
 import {
   siteCounters,
   siteKeys,
@@ -243,10 +251,13 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     ...(options.templatesDir ? [options.templatesDir] : []),
   ];
   const localTemplates = options.templates ?? defaultTemplateStore(options.templatesDir, { io: 'sync' });
+  const siteTemplateStore = site ? siteTemplates(site.db, localTemplates) : undefined;
   const ops = createOperations(
     {
-      templates: site ? siteTemplates(site.db, localTemplates) : localTemplates,
-      ...(site ? { counters: siteCounters(site.db, site.instance) } : {}),
+      templates: siteTemplateStore ?? localTemplates,
+      ...(site && siteTemplateStore
+        ? { counters: siteCounters(site.db, site.instance, siteTemplateStore.revisionOf) }
+        : {}),
       render:
         options.renderPorts ??
         confineImageFiles(
@@ -319,6 +330,63 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     return host && HOST_HEADER.test(host) ? `${req.protocol}://${host}` : selfUrl;
   }
 
+  /**
+   * One label route's answer for a request already authenticated and parsed: budgets, allowance, the render in
+   * its place, the usage. The site's reprint route answers through it too (`reprint`).
+   */
+  async function answerLabelRoute<R extends RouteName>(
+    name: R,
+    data: RouteRequest<R>,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    reprint?: ReprintOf,
+  ): Promise<FastifyReply> {
+    const key = req.apiKey ?? '';
+    let reservation: Reservation | undefined;
+    try {
+      const rendering = RENDERING_ROUTES.has(name);
+      // A heavy render goes to a worker (render-offload.ts), its place among the renders to the next one.
+      const run = (place?: GatePlace) =>
+        // A client that hung up while its render waited for a place is not rendered for (nobody reads it).
+        clientGone(req)
+          ? Promise.reject(new ClientClosed())
+          : ops.run(
+              name,
+              data,
+              {
+                publicBaseUrl: publicBaseUrl(req),
+                apiKey: key,
+                imagePolicy: data.strict === true ? 'strict' : 'omit',
+                ...(pool && rendering
+                  ? { outputs: offloadingOutputs(pool, limits.heavyRenderDots, place) }
+                  : {}),
+                ...(reprint ? { reprint } : {}),
+              },
+              async (copies, markups) => {
+                if (rendering) checkOutputDots(data, markups, limits.outputDots);
+                reservation = await usage.reserve(key, copies, req.allowance);
+              },
+            );
+      // Renders wait for a place (budgets.ts); a full queue is a 429 before any work.
+      const pending = rendering ? renders.run(run, key, renderFairCost(data)) : run();
+      if (typeof pending === 'string') throw serverBusy(pending, limits);
+      const result = await pending.catch((e: unknown) => {
+        if (e instanceof ClientClosed) return undefined;
+        throw e;
+      });
+      // Nginx's "client closed request": logged, never read.
+      if (result === undefined) return reply.code(CLIENT_CLOSED).send();
+      checkResponseBytes(result.body, result.copies, limits.responseBytes);
+      await reservation?.commit(name);
+      if (result.warnings.length > 0) reply.header(WARNINGS_HEADER, warningsHeader(result.warnings));
+      if (result.job !== undefined) reply.header(JOB_HEADER, result.job);
+      // Identical copies are one object or string repeated: serialised once (json-body.ts).
+      return reply.type(JSON_TYPE).send(jsonBytes(result.body));
+    } finally {
+      await reservation?.release();
+    }
+  }
+
   for (const name of ROUTE_NAMES) {
     const route = API_ROUTES[name];
     // The hosted service's public names (print-node, print-node-pdf) are the same handler, counted as `name`.
@@ -326,51 +394,20 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
       app.post(`${API_PREFIX}${path}`, { onRequest: authenticate }, async (req, reply) => {
         const parsed = route.request.safeParse(req.body, { reportInput: true });
         if (!parsed.success) throw invalidRequest(parsed.error);
-        const key = req.apiKey ?? '';
-        let reservation: Reservation | undefined;
-        try {
-          const rendering = RENDERING_ROUTES.has(name);
-          // A heavy render goes to a worker (render-offload.ts), its place among the renders to the next one.
-          const run = (place?: GatePlace) =>
-            // A client that hung up while its render waited for a place is not rendered for (nobody reads it).
-            clientGone(req)
-              ? Promise.reject(new ClientClosed())
-              : ops.run(
-                  name,
-                  parsed.data as RouteRequest<typeof name>,
-                  {
-                    publicBaseUrl: publicBaseUrl(req),
-                    apiKey: key,
-                    imagePolicy: parsed.data.strict === true ? 'strict' : 'omit',
-                    ...(pool && rendering
-                      ? { outputs: offloadingOutputs(pool, limits.heavyRenderDots, place) }
-                      : {}),
-                  },
-                  async (copies, markups) => {
-                    if (rendering) checkOutputDots(parsed.data, markups, limits.outputDots);
-                    reservation = await usage.reserve(key, copies, req.allowance);
-                  },
-                );
-          // Renders wait for a place (budgets.ts); a full queue is a 429 before any work.
-          const pending = rendering ? renders.run(run, key, renderFairCost(parsed.data)) : run();
-          if (typeof pending === 'string') throw serverBusy(pending, limits);
-          const result = await pending.catch((e: unknown) => {
-            if (e instanceof ClientClosed) return undefined;
-            throw e;
-          });
-          // Nginx's "client closed request": logged, never read.
-          if (result === undefined) return reply.code(CLIENT_CLOSED).send();
-          checkResponseBytes(result.body, result.copies, limits.responseBytes);
-          await reservation?.commit(name);
-          if (result.warnings.length > 0) reply.header(WARNINGS_HEADER, warningsHeader(result.warnings));
-          // Identical copies are one object or string repeated: serialised once (json-body.ts).
-          return reply.type(JSON_TYPE).send(jsonBytes(result.body));
-        } finally {
-          await reservation?.release();
-        }
+        return answerLabelRoute(name, parsed.data as RouteRequest<typeof name>, req, reply);
       });
     }
   }
+
+  // A site server's templates and history (site-routes.ts); without --database these routes do not exist.
+  if (site && siteTemplateStore)
+    installSiteRoutes(app, {
+      db: site.db,
+      templates: siteTemplateStore,
+      base: localTemplates,
+      authenticate,
+      answerLabelRoute,
+    });
 
   installFileRoutes(app, { svgs, now, sdkBundle, authenticate });
 

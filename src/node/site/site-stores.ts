@@ -22,6 +22,7 @@ import {
   counterFields,
   counterKey,
   counterNumbersNeeded,
+  counterPerRow,
   counterRangeProblem,
   counterSettings,
 } from '../../resolve/counters';
@@ -49,6 +50,8 @@ interface KeyRow {
   secret_created_at: Date;
   allowance: string | null;
   used_copies: string;
+  /** Since migration 003. */
+  can_edit_templates?: boolean;
 }
 
 const toRecord = (row: KeyRow): KeyRecord =>
@@ -70,11 +73,14 @@ export interface SiteKeyInfo {
   allowance?: number;
   /** Copies rendered (with those held by requests still rendering). */
   used: number;
+  /** May save templates (PUT /site/templates/{name}). */
+  templatesWrite: boolean;
 }
 
 export interface SiteKeys {
   records: KeyRecords;
-  create(opts?: { allowance?: number }): Promise<{ key: string; secret: string }>;
+  /** `templatesWrite`: the key may save templates (PUT /site/templates/{name}). */
+  create(opts?: { allowance?: number; templatesWrite?: boolean }): Promise<{ key: string; secret: string }>;
   /** A new secret; the previous one is refused by every instance from its next request on. */
   regenerate(key: string): Promise<{ key: string; secret: string }>;
   revoke(key: string): Promise<void>;
@@ -91,9 +97,16 @@ export function siteKeys(db: SiteDb): SiteKeys {
       const key = newKeyId();
       const made = await newSecret();
       await db.query(
-        `INSERT INTO api_keys (key, salt, hash, scrypt, created_at, secret_created_at, allowance)
-         VALUES ($1, $2, $3, $4, now(), now(), $5)`,
-        [key, made.salt, made.hash, JSON.stringify(made.scrypt), opts.allowance ?? null],
+        `INSERT INTO api_keys (key, salt, hash, scrypt, created_at, secret_created_at, allowance, can_edit_templates)
+         VALUES ($1, $2, $3, $4, now(), now(), $5, $6)`,
+        [
+          key,
+          made.salt,
+          made.hash,
+          JSON.stringify(made.scrypt),
+          opts.allowance ?? null,
+          opts.templatesWrite === true,
+        ],
       );
       return { key, secret: made.secret };
     },
@@ -118,6 +131,7 @@ export function siteKeys(db: SiteDb): SiteKeys {
         secret_created_at: r.secret_created_at.toISOString(),
         ...(r.allowance !== null ? { allowance: Number(r.allowance) } : {}),
         used: Number(r.used_copies),
+        templatesWrite: r.can_edit_templates === true,
       }));
     },
   };
@@ -282,12 +296,46 @@ export interface SiteTemplateRevision {
   savedBy: string;
 }
 
+/**
+ * A save's precondition (HTTP If-Match / If-None-Match): the revision the editor started from (`any`: the
+ * template must exist; `none`: it must not).
+ */
+export type SaveExpectation = number | 'any' | 'none';
+
+/** A save refused because the template is not at the revision the editor started from (someone saved meanwhile). */
+export class SaveConflict extends Error {
+  override name = 'SaveConflict';
+  constructor(
+    readonly templateName: string,
+    readonly expected: SaveExpectation,
+    /** The revision it is at now, undefined when it does not exist. */
+    readonly current: number | undefined,
+  ) {
+    super(
+      `${templateName} is ${current === undefined ? 'not saved on the site' : `at revision ${current}`}, ` +
+        `not ${expected === 'none' ? 'new' : expected === 'any' ? 'an existing template' : `revision ${expected}`}: ` +
+        'someone saved it meanwhile; load it again and redo the change',
+    );
+  }
+}
+
 export interface SiteTemplates extends TemplateStore {
   /**
    * Saves `text` (a template's JSON) under its name as the next revision; the one it replaces is kept. Throws
-   * TemplateValidationError before anything is written. Applies to the very next request on every instance.
+   * TemplateValidationError before anything is written, SaveConflict (nothing written) when `expect` is given
+   * and the template is not at that revision. Applies to the very next request on every instance.
    */
-  save(text: string, savedBy: string): Promise<SiteTemplateRevision>;
+  save(
+    text: string,
+    savedBy: string,
+    expect?: SaveExpectation,
+  ): Promise<SiteTemplateRevision & { created: boolean }>;
+  /** The current revision of a site template, or undefined (bundled and folder templates have none). */
+  current(name: string): Promise<SiteTemplateRevision | undefined>;
+  /** Every site template's current revision, by name. */
+  currents(): Promise<SiteTemplateRevision[]>;
+  /** The site revision a template object this store returned was parsed from (undefined: not a site one). */
+  revisionOf(template: Template): number | undefined;
   revisions(name: string): Promise<SiteTemplateRevision[]>;
   /** The JSON of one revision (the current one when `revision` is omitted), or undefined. */
   text(name: string, revision?: number): Promise<string | undefined>;
@@ -302,6 +350,8 @@ export interface SiteTemplates extends TemplateStore {
  */
 export function siteTemplates(db: SiteDb, base: TemplateStore): SiteTemplates {
   const parsed = new Map<string, { revision: number; template: Template }>();
+  // The history records which revision a request rendered: the parsed objects are this store's own.
+  const revisions = new WeakMap<Template, number>();
   const entryOf = (name: string, revision: number, template: Template): TemplateEntry => ({
     template,
     origin: 'user',
@@ -321,6 +371,7 @@ export function siteTemplates(db: SiteDb, base: TemplateStore): SiteTemplates {
     }
     if (cached && row.body === null) return entryOf(name, row.revision, cached.template);
     const template = parseTemplateText(row.body ?? '', `site:${name}`);
+    revisions.set(template, row.revision);
     if (parsed.size > 1000) parsed.clear();
     parsed.set(name, { revision: row.revision, template });
     return entryOf(name, row.revision, template);
@@ -360,25 +411,65 @@ export function siteTemplates(db: SiteDb, base: TemplateStore): SiteTemplates {
         })
       );
     },
-    async save(text, savedBy) {
+    async save(text, savedBy, expect) {
       const template = parseTemplateText(text, 'template');
       return db.tx(async (client) => {
-        const { rows } = await client.query<{ revision: number; saved_at: Date }>(
+        // One statement decides: an existing row is updated only when at the expected revision; a row inserted
+        // although one was expected to exist is rolled back below.
+        const { rows } = await client.query<{ revision: number; saved_at: Date; created: boolean }>(
           `INSERT INTO templates (name, body, revision, saved_by) VALUES ($1, $2, 1, $3)
            ON CONFLICT (name) DO UPDATE
              SET body = excluded.body, revision = templates.revision + 1, saved_at = now(), saved_by = excluded.saved_by
-           RETURNING revision, saved_at`,
-          [template.name, text, savedBy],
+             WHERE $4::integer IS NULL OR templates.revision = $4::integer
+           RETURNING revision, saved_at, (xmax = 0) AS created`,
+          [
+            template.name,
+            text,
+            savedBy,
+            expect === undefined || expect === 'any' ? null : expect === 'none' ? 0 : expect,
+          ],
         );
         const row = rows[0];
-        if (!row) throw new Error('the template was not saved');
+        if (!row || (row.created && expect !== undefined && expect !== 'none')) {
+          const { rows: now } = await client.query<{ revision: number }>(
+            'SELECT revision FROM templates WHERE name = $1',
+            [template.name],
+          );
+          throw new SaveConflict(template.name, expect ?? 'any', row?.created ? undefined : now[0]?.revision);
+        }
         await client.query(
           `INSERT INTO template_revisions (name, revision, body, saved_at, saved_by) VALUES ($1, $2, $3, $4, $5)`,
           [template.name, row.revision, text, row.saved_at, savedBy],
         );
-        return { name: template.name, revision: row.revision, savedAt: row.saved_at.toISOString(), savedBy };
+        return {
+          name: template.name,
+          revision: row.revision,
+          savedAt: row.saved_at.toISOString(),
+          savedBy,
+          created: row.created,
+        };
       });
     },
+    async current(name) {
+      const { rows } = await db.query<{ revision: number; saved_at: Date; saved_by: string }>(
+        'SELECT revision, saved_at, saved_by FROM templates WHERE name = $1',
+        [name],
+      );
+      const r = rows[0];
+      return r && { name, revision: r.revision, savedAt: r.saved_at.toISOString(), savedBy: r.saved_by };
+    },
+    async currents() {
+      const { rows } = await db.query<{ name: string; revision: number; saved_at: Date; saved_by: string }>(
+        'SELECT name, revision, saved_at, saved_by FROM templates ORDER BY name',
+      );
+      return rows.map((r) => ({
+        name: r.name,
+        revision: r.revision,
+        savedAt: r.saved_at.toISOString(),
+        savedBy: r.saved_by,
+      }));
+    },
+    revisionOf: (template) => revisions.get(template),
     async revisions(name) {
       const { rows } = await db.query<{ revision: number; saved_at: Date; saved_by: string }>(
         'SELECT revision, saved_at, saved_by FROM template_revisions WHERE name = $1 ORDER BY revision DESC',
@@ -410,18 +501,57 @@ export function siteTemplates(db: SiteDb, base: TemplateStore): SiteTemplates {
 // ----------------------------------------------------------------------------------------------- counters
 
 /**
- * Counter numbers for the whole site. A request whose template has counter fields reserves its labels' numbers
- * in one transaction that also records it in `jobs` (who: the API key; where: this instance and the printer;
- * when; which numbers), so concurrent requests on any instances get distinct, consecutive ranges, and every
- * number handed out can be traced. Numbers of a request that then fails are burned, never reused (as in the
- * workstation's job store). On a site a counter is one sequence per template and field (not per printer as on a
- * workstation): two printers of the site must not print the same serial; an SSCC counter is one sequence per
- * extension digit and company prefix, whatever the template.
+ * The site's history and counter numbers. Every accepted label request is recorded in `jobs` (who: the API key;
+ * where: this instance and the printer; when; what: the request, the template's site revision, the counter
+ * numbers), one INSERT; a request whose template has counter fields reserves its labels' numbers in the same
+ * transaction, so concurrent requests on any instances get distinct, consecutive ranges, and every number handed
+ * out can be traced. Numbers of a request that then fails are burned, never reused (as in the workstation's job
+ * store); the job says why it failed. On a site a counter is one sequence per template and field (not per
+ * printer as on a workstation): two printers of the site must not print the same serial; an SSCC counter is one
+ * sequence per extension digit and company prefix, whatever the template. A reprint reserves nothing: it
+ * records the counters of the job it repeats and which of its labels.
  */
-export function siteCounters(db: SiteDb, instance: string): CounterReservations {
+export function siteCounters(
+  db: SiteDb,
+  instance: string,
+  /** The site revision of a template (siteTemplates' revisionOf), for the history. */
+  revisionOf: (template: Template) => number | undefined = () => undefined,
+): CounterReservations {
+  const insertJob = `INSERT INTO jobs (route, template, api_key, instance, printer, labels, counters, request,
+       template_revision, counter_steps, reprint_of, label_numbers)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`;
   return {
-    async reserve({ template, labels, route, apiKey, printer }) {
+    async reserve({ template, labels, route, apiKey, printer, request, reprint }) {
       const fields = counterFields(template);
+      const job = async (
+        client: Pick<SiteDb, 'query'>,
+        firsts: Record<string, number>,
+        steps: Record<string, number>,
+      ) => {
+        const { rows } = await client.query<{ id: string }>(insertJob, [
+          route,
+          template.name,
+          apiKey,
+          instance,
+          printer ?? null,
+          labels,
+          JSON.stringify(firsts),
+          request === undefined ? null : JSON.stringify(request),
+          revisionOf(template) ?? null,
+          JSON.stringify(steps),
+          reprint?.job ?? null,
+          reprint ? reprint.labels.map((l) => l.number) : null,
+        ]);
+        const id = rows[0]?.id;
+        if (id === undefined) throw new Error('the job was not recorded');
+        return { firsts, job: String(id) };
+      };
+      if (reprint) return job(db, reprint.firsts, reprint.steps);
+      const steps = Object.fromEntries(
+        fields.map((f) => [f.name, counterPerRow(f) ? 0 : counterSettings(f).step]),
+      );
+      // No counter: the one INSERT, no transaction around it.
+      if (!fields.length) return job(db, {}, steps);
       return db.tx(async (client) => {
         const firsts: Record<string, number> = {};
         for (const field of fields) {
@@ -447,13 +577,11 @@ export function siteCounters(db: SiteDb, instance: string): CounterReservations 
           if (problem) throw new ResolveError('label_name', problem);
           firsts[field.name] = first;
         }
-        await client.query(
-          `INSERT INTO jobs (route, template, api_key, instance, printer, labels, counters)
-           VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [route, template.name, apiKey, instance, printer ?? null, labels, JSON.stringify(firsts)],
-        );
-        return firsts;
+        return job(client, firsts, steps);
       });
+    },
+    async failed(job, why) {
+      await db.query('UPDATE jobs SET error = $2 WHERE id = $1', [job, why]);
     },
   };
 }
