@@ -57,6 +57,10 @@ import { svgFiles, type SvgFiles } from './svg-files';
 import { openUsageLedger, type Reservation, type UsageLedger } from './usage-store';
 import { installFileRoutes } from './file-routes';
 import type { SiteDb } from '../site/db';
+import { sitePrintQueue, type PrintQueueSettings } from '../site/print-queue';
+import { createTransport } from '../printers/open-transport';
+import type { JobFormat } from '../../engine/printer-gateway';
+import type { PrinterTransport } from '../../printers/transport';
 import { installSiteRoutes } from '../site/site-routes';
 import {
   siteCounters,
@@ -135,7 +139,17 @@ export interface ServerOptions {
    * instances on it behave as one service. `instance` names this one in the history and in printer leases.
    * Without it (the default) everything is in `dataDir` and memory, as on a workstation.
    */
-  site?: { db: SiteDb; instance: string };
+  site?: {
+    db: SiteDb;
+    instance: string;
+    /**
+     * The print relay's shared queue (site/print-queue.ts): lease time, polls, the longest a request waits, and
+     * retries; defaults PRINT_QUEUE_DEFAULTS.
+     */
+    printQueue?: Partial<PrintQueueSettings>;
+    /** Transports for the queue's drivers (default: src/node/printers; CUPS gets raw ZPL, or the PDF). */
+    openTransport?: (uri: string, job: { format?: JobFormat }) => PrinterTransport;
+  };
 }
 
 export interface ApiServer {
@@ -207,6 +221,24 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     app.log[level](fields, msg);
   const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const site = options.site;
+  // A site server's print relay queues its jobs in the site database; any instance driving the printer prints.
+  const printQueue =
+    site && options.printers
+      ? sitePrintQueue({
+          db: site.db,
+          instance: site.instance,
+          printers: options.printers,
+          openTransport:
+            site.openTransport ??
+            ((uri, job) =>
+              createTransport(uri, {
+                cups: { contentType: job.format === 'pdf' ? 'pdf' : 'raw', title: 'LabelDesk' },
+              })),
+          settings: site.printQueue ?? {},
+          log: (level, fields, message) => app.log[level](fields, message),
+        })
+      : undefined;
+  const printers = printQueue?.gateway ?? options.printers;
   const keys: KeyVerifier = keyVerifier(site ? siteKeys(site.db).records : files.keys, {
     onError: (e) =>
       log(
@@ -278,13 +310,19 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
           imageRoots,
           imageBase,
         ),
-      ...(options.printers ? { printers: options.printers } : {}),
+      ...(printers ? { printers } : {}),
       svgFiles: svgs,
       svgTtlHours,
       now,
     },
     { sharedCopies: true },
   );
+  if (printQueue) {
+    // The queue records who asked for each job: the key of the request whose operation queues it.
+    const run = ops.run;
+    ops.run = (route, req, ctx, beforeRender) =>
+      printQueue.onBehalfOf(ctx.apiKey ?? '', () => run(route, req, ctx, beforeRender));
+  }
 
   installBodyParser(app);
   installErrorHandling(app);
@@ -449,6 +487,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     clearInterval(sweepTimer);
     await app.close();
     await pool?.close();
+    await printQueue?.close();
     throw e;
   }
   const address = app.server.address();
@@ -468,6 +507,8 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     close: async () => {
       closing = true;
       clearInterval(sweepTimer);
+      // The print queue first: its drivers finish the label in flight and hand their printers to other instances.
+      await printQueue?.close();
       // Workers first: a render still running in one fails at once (500) instead of holding the close.
       await pool?.close();
       await app.close();
