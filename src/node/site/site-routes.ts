@@ -218,8 +218,8 @@ export function installSiteRoutes(app: FastifyInstance, options: SiteRoutesOptio
   /** The template a job rendered: its site revision, else the base's (bundled or folder) as it is now. */
   async function templateOfJob(row: JobRow): Promise<Template> {
     if (row.template_revision !== null) {
-      const text = await templates.text(row.template, row.template_revision);
-      if (text !== undefined) return parseTemplateText(text, `site:${row.template}@${row.template_revision}`);
+      const template = await templates.atRevision(row.template, row.template_revision);
+      if (template) return template;
     }
     return (await base.get(row.template)).template;
   }

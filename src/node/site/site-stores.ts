@@ -336,6 +336,8 @@ export interface SiteTemplates extends TemplateStore {
   currents(): Promise<SiteTemplateRevision[]>;
   /** The site revision a template object this store returned was parsed from (undefined: not a site one). */
   revisionOf(template: Template): number | undefined;
+  /** One revision of a site template, parsed (a reprint renders the revision its job printed), or undefined. */
+  atRevision(name: string, revision: number): Promise<Template | undefined>;
   revisions(name: string): Promise<SiteTemplateRevision[]>;
   /** The JSON of one revision (the current one when `revision` is omitted), or undefined. */
   text(name: string, revision?: number): Promise<string | undefined>;
@@ -470,6 +472,16 @@ export function siteTemplates(db: SiteDb, base: TemplateStore): SiteTemplates {
       }));
     },
     revisionOf: (template) => revisions.get(template),
+    async atRevision(name, revision) {
+      const { rows } = await db.query<{ body: string }>(
+        'SELECT body FROM template_revisions WHERE name = $1 AND revision = $2',
+        [name, revision],
+      );
+      if (!rows[0]) return undefined;
+      const template = parseTemplateText(rows[0].body, `site:${name}@${revision}`);
+      revisions.set(template, revision);
+      return template;
+    },
     async revisions(name) {
       const { rows } = await db.query<{ revision: number; saved_at: Date; saved_by: string }>(
         'SELECT revision, saved_at, saved_by FROM template_revisions WHERE name = $1 ORDER BY revision DESC',
