@@ -51,7 +51,8 @@ export function privateDataDir(values: { 'data-dir'?: string | undefined }, io: 
 
 export const KEYS_HELP = `Usage: labeldesk keys <create|regenerate|list|revoke> [options]
 
-  keys create [--allowance N] [--json]   a new key and secret (the secret is shown only now)
+  keys create [--allowance N] [--templates-write] [--json]
+                                         a new key and secret (the secret is shown only now)
   keys regenerate KEY [--json]           a new secret for KEY; the old one stops working at once
   keys list [--json]                     keys with their dates, allowance and copies used (no secrets)
   keys revoke KEY                        delete KEY; requests with it get 401
@@ -59,6 +60,8 @@ export const KEYS_HELP = `Usage: labeldesk keys <create|regenerate|list|revoke> 
   --data-dir DIR   where keys.json lives (default: $LABELDESK_DATA_DIR, else the per-user data folder)
   --database URL   the site database of labeldesk serve --database instead (default: $LABELDESK_DATABASE_URL)
   --allowance N    copies this key may render in all routes together (default: unlimited)
+  --templates-write  (with --database) the key may also save the site's templates (PUT /site/templates/NAME);
+                   any key renders, reads templates and the history
 `;
 
 function printSecret(io: CliIo, json: boolean | undefined, pair: { key: string; secret: string }): void {
@@ -87,7 +90,13 @@ export async function keysCommand(args: string[], io: CliIo): Promise<number> {
   }
   const { values, positionals } = parseOptions(
     rest,
-    { ...dataDirOption, ...databaseOption, json: { type: 'boolean' }, allowance: { type: 'string' } },
+    {
+      ...dataDirOption,
+      ...databaseOption,
+      json: { type: 'boolean' },
+      allowance: { type: 'string' },
+      'templates-write': { type: 'boolean' },
+    },
     true,
   );
   if (values.help) {
@@ -97,8 +106,25 @@ export async function keysCommand(args: string[], io: CliIo): Promise<number> {
   if (values.allowance !== undefined && sub !== 'create')
     throw new UsageError('--allowance is for keys create');
   const allowance = allowanceOf(values.allowance);
+  if (values['templates-write'] && sub !== 'create')
+    throw new UsageError('--templates-write is for keys create');
   const url = databaseUrlOf(values, io);
-  if (url !== undefined) return siteKeysCommand(sub, positionals, url, allowance, values.json, io);
+  if (values['templates-write'] && url === undefined)
+    throw new UsageError(
+      '--templates-write is for a site database (--database or $LABELDESK_DATABASE_URL): a workstation has no template routes',
+    );
+  if (url !== undefined)
+    return siteKeysCommand(
+      sub,
+      positionals,
+      url,
+      {
+        ...(allowance === undefined ? {} : { allowance }),
+        templatesWrite: values['templates-write'] === true,
+      },
+      values.json,
+      io,
+    );
   // list only reads; the others write keys.json, so its folder is made private first.
   const file = dataFiles(sub === 'list' ? dataDirOf(values, io) : privateDataDir(values, io)).keys;
   try {
@@ -155,6 +181,8 @@ function printKeyRows(
     secret_created_at: string;
     allowance: number | null;
     copies_used: number;
+    /** A site key's permission to save templates. */
+    templates_write?: boolean;
   }[],
   where: string,
 ): void {
@@ -163,7 +191,8 @@ function printKeyRows(
   else {
     for (const r of rows) {
       const allowance = r.allowance === null ? 'unlimited' : `${r.copies_used}/${r.allowance} copies`;
-      io.stdout(`${r.key}  created ${r.created_at}  secret ${r.secret_created_at}  ${allowance}\n`);
+      const write = r.templates_write ? '  templates-write' : '';
+      io.stdout(`${r.key}  created ${r.created_at}  secret ${r.secret_created_at}  ${allowance}${write}\n`);
     }
   }
 }
@@ -173,7 +202,7 @@ async function siteKeysCommand(
   sub: string,
   positionals: string[],
   url: string,
-  allowance: number | undefined,
+  create: { allowance?: number; templatesWrite: boolean },
   json: boolean | undefined,
   io: CliIo,
 ): Promise<number> {
@@ -183,7 +212,7 @@ async function siteKeysCommand(
     switch (sub) {
       case 'create':
         if (positionals.length) throw new UsageError('keys create takes no arguments');
-        printSecret(io, json, await keys.create(allowance === undefined ? {} : { allowance }));
+        printSecret(io, json, await keys.create(create));
         return 0;
       case 'regenerate':
         printSecret(io, json, await keys.regenerate(oneKey(positionals, 'regenerate')));
@@ -201,6 +230,7 @@ async function siteKeysCommand(
           secret_created_at: k.secret_created_at,
           allowance: k.allowance ?? null,
           copies_used: k.used,
+          templates_write: k.templatesWrite,
         }));
         printKeyRows(io, json, rows, 'the site database');
         return 0;

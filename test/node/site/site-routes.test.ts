@@ -11,8 +11,10 @@ import { openSiteDb, type SiteDb } from '../../../src/node/site/db';
 import { siteKeys } from '../../../src/node/site/site-stores';
 import { startPostgres, type TestPostgres } from '../../support/postgres';
 import { answerOf, type Answer } from '../serve/harness';
+import { cli } from '../../support/cli';
 
 let pg: TestPostgres;
+let dbUrl: string;
 const dbs: SiteDb[] = [];
 const servers: ApiServer[] = [];
 const roots: string[] = [];
@@ -41,7 +43,7 @@ async function start(db: SiteDb, instance: string, site = true): Promise<ApiServ
 
 beforeAll(async () => {
   pg = await startPostgres();
-  const url = await pg.createDatabase();
+  const url = (dbUrl = await pg.createDatabase());
   const dbA = await openSiteDb(url, { max: 4 });
   const dbB = await openSiteDb(url, { max: 4 });
   dbs.push(dbA, dbB);
@@ -228,6 +230,22 @@ describe('templates', () => {
     expect(put.status).toBe(403);
     expect(put.json.message).toMatch(/--templates-write/);
     expect((await call(a, 'GET', '/site/templates/tag-r')).status).toBe(404);
+  });
+
+  test('labeldesk keys create --database … --templates-write makes a key that may save; keys list says so', async () => {
+    const made = await cli(['keys', 'create', '--database', dbUrl, '--templates-write', '--json']);
+    expect(made.code).toBe(0);
+    const key = JSON.parse(made.stdout) as { key: string; secret: string };
+    expect(
+      (await call(b, 'PUT', '/site/templates/tag-cli', { body: serialTemplate('tag-cli'), key })).status,
+    ).toBe(201);
+    const listed = await cli(['keys', 'list', '--database', dbUrl, '--json']);
+    const rows = JSON.parse(listed.stdout) as { key: string; templates_write: boolean }[];
+    expect(rows.find((r) => r.key === key.key)?.templates_write).toBe(true);
+    expect(rows.find((r) => r.key === reader.key)?.templates_write).toBe(false);
+    const workstation = await cli(['keys', 'create', '--templates-write', '--data-dir', roots[0]!]);
+    expect(workstation.code).toBe(2);
+    expect(workstation.stderr).toMatch(/--templates-write is for a site database/);
   });
 
   test('revisions listed newest first; an earlier revision by ?revision=; the listing has every origin', async () => {
