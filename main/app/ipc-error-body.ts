@@ -47,6 +47,7 @@ export function toIpcErrorBody(e: unknown): IpcErrorBody {
     case 'rate-limited':
     case 'render-failed':
     case 'unexpected-status':
+    case 'store-unavailable':
       return body('unreachable', message);
     case 'printer-transport':
     case 'printer-unavailable':

@@ -58,6 +58,9 @@ export const ERROR_KINDS = [
   'job-refused',
   /** A CSV batch that cannot be read (BatchError). */
   'batch-invalid',
+  // A site server (src/node/site): the shared PostgreSQL database.
+  /** The site database does not answer: refused, reset, restarting, timed out (SiteUnavailable). */
+  'store-unavailable',
   /** Anything else: our bug, not the user's. */
   'internal',
 ] as const;

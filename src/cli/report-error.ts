@@ -46,6 +46,7 @@ export function reportError(e: unknown, io: CliIo): number {
     case 'job-not-found':
     case 'job-refused':
     case 'batch-invalid':
+    case 'store-unavailable':
       io.stderr(`labeldesk: ${message}\n`);
       return 1;
     case 'internal': {

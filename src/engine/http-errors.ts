@@ -20,7 +20,10 @@ import { PrinterRefusesFormat, UnknownPrinter } from './printer-gateway';
  * The statuses the spec allows (§7), plus 405 for a wrong method and 403 for a CORS preflight from an unlisted
  * origin; a site server's template routes add 403 (the key may not save templates) and 412 (saved meanwhile).
  */
-export type ApiStatus = 401 | 403 | 404 | 405 | 412 | 422 | 429 | 500;
+export type ApiStatus = 401 | 403 | 404 | 405 | 412 | 422 | 429 | 500 | 503;
+
+/** Retry-After of a 503 while a site server's database does not answer. */
+export const STORE_RETRY_SECONDS = 5;
 
 /**
  * A failure as the HTTP face answers it: a status and a message naming the problem and the request field. (The
@@ -151,6 +154,13 @@ export function toHttpError(e: unknown, ctx: FailureContext): HttpError {
     }
     case 'printer-unavailable':
       return new HttpError(500, message, 'printer_id', { cause: e });
+    // A site server whose database does not answer: not this request's fault, nor for ever (a load balancer or
+    // a client retries; the message names no host or address).
+    case 'store-unavailable':
+      return new HttpError(503, `${message}; retry in ${STORE_RETRY_SECONDS} s`, undefined, {
+        headers: { 'Retry-After': String(STORE_RETRY_SECONDS) },
+        cause: e,
+      });
     case 'printer-transport':
     case 'auth':
     case 'rate-limited':

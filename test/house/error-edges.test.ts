@@ -35,6 +35,7 @@ import { toHttpError } from '../../src/engine/http-errors';
 import { toIpcErrorBody } from '../../main/app/ipc-error-body';
 import { reportError } from '../../src/cli/report-error';
 import type { CliIo } from '../../src/cli/io';
+import { SiteUnavailable } from '../../src/node/site/db';
 
 const printer = { id: 7, name: 'Dock 3', uri: 'tcp://10.0.0.9:9100' };
 
@@ -76,6 +77,9 @@ const SAMPLES: Record<ErrorKind, unknown[]> = {
   'job-not-found': [new JobNotFound('no job 12')],
   'job-refused': [new JobRequestError('job 3 is finished; it cannot be paused')],
   'batch-invalid': [new BatchError('the CSV file has no header row')],
+  'store-unavailable': [
+    new SiteUnavailable(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })),
+  ],
   internal: [new TypeError('x is undefined'), 'a thrown string'],
 };
 
@@ -104,6 +108,7 @@ const EDGES: Record<ErrorKind, { http: number; ipc: string; cli: number }> = {
   'job-not-found': { http: 500, ipc: 'conflict', cli: 1 },
   'job-refused': { http: 500, ipc: 'conflict', cli: 1 },
   'batch-invalid': { http: 500, ipc: 'invalid', cli: 1 },
+  'store-unavailable': { http: 503, ipc: 'unreachable', cli: 1 },
   internal: { http: 500, ipc: 'internal', cli: 70 },
 };
 

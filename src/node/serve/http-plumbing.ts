@@ -5,7 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { API_PREFIX, WARNINGS_HEADER } from '../../label-api/contract';
-import { HttpError } from '../../engine/http-errors';
+import { kindOf } from '../../base/error-kind';
+import { HttpError, toHttpError } from '../../engine/http-errors';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -59,7 +60,22 @@ export function installErrorHandling(app: FastifyInstance): void {
     );
   });
   app.setErrorHandler(async (error: unknown, req: FastifyRequest, reply: FastifyReply) => {
-    const api = error instanceof HttpError ? error : fromFastifyError(error, app);
+    // Outside the operations (authentication, the file routes) a LabelDesk error is mapped as inside them: a
+    // site database that does not answer while a key is checked is a 503, not a 500.
+    const api =
+      error instanceof HttpError
+        ? error
+        : kindOf(error) !== 'internal'
+          ? toHttpError(error, { unknownTemplateStatus: 404 })
+          : fromFastifyError(error, app);
+    if (api.status === 503) {
+      const cause = api.cause as { name?: string; code?: unknown; cause?: { code?: unknown } } | undefined;
+      // The operator's signal: which failure, never the database's address (pg's messages can name it).
+      req.log.error(
+        { route: req.routeOptions.url, error: cause?.name, code: cause?.cause?.code ?? cause?.code },
+        'site database unavailable',
+      );
+    }
     if (api.status === 500) {
       const cause = (api.cause ?? error) as Error | undefined;
       // The class and stack frames, never the message: it may quote a field value or an image URL.

@@ -10,16 +10,83 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
+import { KindedError } from '../../base/error-kind';
 import { assetsDir } from '../assets';
 
-/** Pool settings an instance uses unless told otherwise. */
-export const SITE_POOL = { max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 } as const;
+/**
+ * Pool settings an instance uses unless told otherwise. A statement waits at most 30 s (a lock held by a
+ * stuck transaction must not hold requests for ever), and a connection idle inside a transaction is closed by
+ * the server after 60 s (an instance frozen mid-transaction must not keep a counter row locked).
+ */
+export const SITE_POOL = {
+  max: 10,
+  idleTimeoutMillis: 30_000,
+  connectionTimeoutMillis: 10_000,
+  statement_timeout: 30_000,
+  idle_in_transaction_session_timeout: 60_000,
+} as const;
 
 /** The advisory lock key migrations hold (any constant; "LDMG" in ASCII). */
 const MIGRATION_LOCK = 0x4c444d47;
 
 export class SiteDatabaseError extends Error {
   override name = 'SiteDatabaseError';
+}
+
+/**
+ * The site database does not answer (refused, reset, shutting down or starting, timed out): a request that needs
+ * it cannot be served now, and may be later — the HTTP face answers 503 with Retry-After, never 500. The
+ * message names no host, port or user; the cause, for the log, is pg's error.
+ */
+export class SiteUnavailable extends KindedError {
+  get kind() {
+    return 'store-unavailable' as const;
+  }
+
+  constructor(override readonly cause: unknown) {
+    super('the site database is unavailable');
+    this.name = 'SiteUnavailable';
+  }
+}
+
+/** Node's and PostgreSQL's codes for a connection that failed or went away (SQLSTATE class 08, 57P01–57P03). */
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+
+/** Whether `e` (from pg) means the database could not be reached or dropped the connection, not a bad query. */
+export function isConnectionFailure(e: unknown): boolean {
+  if (e instanceof SiteUnavailable) return true;
+  const code = (e as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && (CONNECTION_CODES.has(code) || code.startsWith('08'))) return true;
+  // pg says these in words only: the server closed the socket, the pool waited connectionTimeoutMillis, the
+  // statement waited statement_timeout (57014 is also a user's cancel, which we never send).
+  const message = e instanceof Error ? e.message : '';
+  return (
+    code === '57014' ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection is closed|not queryable/i.test(
+      message,
+    )
+  );
+}
+
+/** Runs `work`; a connection failure becomes SiteUnavailable, anything else is thrown as it is. */
+async function reachable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (e) {
+    throw isConnectionFailure(e) ? new SiteUnavailable(e) : e;
+  }
 }
 
 export interface SiteDb {
@@ -79,21 +146,31 @@ export async function openSiteDb(
   pool.on('error', (e) => options.onError?.(e));
   const db: SiteDb = {
     pool,
-    query: (text, values) => pool.query(text, values as unknown[] | undefined),
-    async tx(work) {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const result = await work(client);
-        await client.query('COMMIT');
-        return result;
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      } finally {
-        client.release();
-      }
-    },
+    query: (text, values) => reachable(() => pool.query(text, values as unknown[] | undefined)),
+    tx: (work) =>
+      reachable(async () => {
+        const client = await pool.connect();
+        let broken: unknown;
+        // A connection lost between two statements of the transaction is an 'error' event of the checked-out
+        // client, which nobody would hear (pg's pool listens only while a client is idle): the process would
+        // crash. Heard here; the next statement then fails and the transaction is given up.
+        const lost = (e: Error) => (broken = e);
+        client.on('error', lost);
+        try {
+          await client.query('BEGIN');
+          const result = await work(client);
+          await client.query('COMMIT');
+          return result;
+        } catch (e) {
+          await client.query('ROLLBACK').catch((rollback: unknown) => (broken = rollback));
+          throw e;
+        } finally {
+          // A connection lost, or whose ROLLBACK failed, is in no known state: destroyed, not given to the next
+          // request.
+          client.off('error', lost);
+          client.release(broken instanceof Error ? broken : undefined);
+        }
+      }),
     close: () => pool.end(),
   };
   try {
