@@ -215,7 +215,7 @@ export function fileKeyRecords(file: string, onError: (e: unknown) => void = () 
  * below say; the memory is no use once the key's hash changes (regenerated or revoked, also by `labeldesk
  * keys` in another process or on another instance). A pair not remembered needs a scrypt, which is bounded: a
  * slot in the failure windows of its key id and of its address is reserved first (given back if the secret is
- * right), and at most `scryptRunning` run at once.
+ * right), and at most `scryptRunning` run at once; the same pair asked again while its check runs shares it.
  */
 export function keyVerifier(source: string | KeyRecords, options: VerifierOptions = {}): KeyVerifier {
   const onError = options.onError ?? (() => undefined);
@@ -236,6 +236,13 @@ export function keyVerifier(source: string | KeyRecords, options: VerifierOption
   const verified = new Map<string, { pair: Buffer; hash: string; salt: string }>();
   // An unknown key still costs one scrypt, so timing does not tell which keys exist.
   const dummySalt = randomBytes(16);
+  /**
+   * Checks running now, by (key, secret) digest and the record's hash: the same pair asked again meanwhile
+   * waits for that check instead of taking a scrypt place of its own — a WMS opening 32 connections with its
+   * key right after an instance (re)started would otherwise find the places full and get 429 "busy". Each
+   * attempt still reserves its failure slots, so a repeated wrong secret counts every time.
+   */
+  const checking = new Map<string, Promise<boolean>>();
 
   async function scryptCheck(record: KeyRecord | undefined, secret: string, pair: Buffer): Promise<boolean> {
     const derived = await derive(
@@ -265,11 +272,21 @@ export function keyVerifier(source: string | KeyRecords, options: VerifierOption
         byAddress.release();
         return { outcome: 'throttled', by: 'key', ...byKey };
       }
-      const running = scrypts.run(() => scryptCheck(record, secret, pair), address);
-      if (typeof running === 'string') {
-        byAddress.release();
-        byKey.release();
-        return { outcome: 'throttled', by: 'busy', retryAfterSeconds: 1 };
+      const flight = `${pair.toString('hex')}:${record?.hash ?? ''}`;
+      let running = checking.get(flight);
+      if (!running) {
+        const started = scrypts.run(() => scryptCheck(record, secret, pair), address);
+        if (typeof started === 'string') {
+          byAddress.release();
+          byKey.release();
+          return { outcome: 'throttled', by: 'busy', retryAfterSeconds: 1 };
+        }
+        running = started;
+        checking.set(flight, started);
+        started.then(
+          () => checking.delete(flight),
+          () => checking.delete(flight),
+        );
       }
       if (!(await running)) return { outcome: 'wrong' };
       byAddress.release();

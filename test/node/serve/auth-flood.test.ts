@@ -115,10 +115,11 @@ describe('a flood of wrong secrets', () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 1_000 } });
     const harness = h;
     expect((await harness.post('fetch-markups', SHIPPING)).status).toBe(200); // verified: remembered
-    const wrong = headersOf((await harness.addKeyWithEarlierScrypt()).key, 'lds_guess');
+    const slow = (await harness.addKeyWithEarlierScrypt()).key;
     const finished: string[] = [];
-    const flood = Array.from({ length: 150 }, () =>
-      harness.post('fetch-markups', SHIPPING, wrong).then((a) => {
+    // 150 different guesses (the same one repeated would share one check).
+    const flood = Array.from({ length: 150 }, (_, i) =>
+      harness.post('fetch-markups', SHIPPING, headersOf(slow, `lds_guess${i}`)).then((a) => {
         finished.push('flood');
         return a;
       }),
@@ -144,8 +145,10 @@ describe('a flood of wrong secrets', () => {
     h = await startHarness({ limits: { authFailuresPerMinute: 1_000 } });
     const harness = h;
     const fresh = await harness.addKey();
-    const wrong = headersOf((await harness.addKeyWithEarlierScrypt()).key, 'lds_guess');
-    const flood = Array.from({ length: 150 }, () => harness.post('fetch-markups', SHIPPING, wrong));
+    const slow = (await harness.addKeyWithEarlierScrypt()).key;
+    const flood = Array.from({ length: 150 }, (_, i) =>
+      harness.post('fetch-markups', SHIPPING, headersOf(slow, `lds_guess${i}`)),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
     // The same server, reached from 127.0.0.2: another client address.
     const status = await new Promise<number>((resolve, reject) => {
@@ -168,5 +171,34 @@ describe('a flood of wrong secrets', () => {
     expect(status).toBe(200);
     const answers = await Promise.all(flood);
     expect(answers.filter((a) => a.status === 429).length).toBeGreaterThan(100);
+  });
+});
+
+describe('many connections with one right secret at once', () => {
+  test('32 requests of a key no instance has verified yet (it just started): all 200, none "busy"', async () => {
+    // A WMS opens its connections together after a deploy; each used to take a scrypt place of its own, and the
+    // places (2 running, 16 waiting) turned half of them away with 429. The same pair now shares one check.
+    h = await startHarness({ limits: { authFailuresPerMinute: 1_000 } });
+    const harness = h;
+    const slow = await harness.addKeyWithEarlierScrypt();
+    const answers = await Promise.all(
+      Array.from({ length: 32 }, () =>
+        harness.post('fetch-markups', SHIPPING, headersOf(slow.key, slow.secret)),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(32).fill(200));
+  });
+
+  test('a wrong secret repeated at once is counted every time: 60 in rounds of 20, then 429', async () => {
+    h = await startHarness({ limits: { authFailuresPerMinute: 60 } });
+    const harness = h;
+    const wrong = headersOf(h.key, 'lds_guess');
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => harness.post('fetch-markups', SHIPPING, wrong)),
+      );
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(401));
+    }
+    expect((await h.post('fetch-markups', SHIPPING, wrong)).status).toBe(429);
   });
 });
