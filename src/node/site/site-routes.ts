@@ -163,7 +163,7 @@ function expectationOf(req: FastifyRequest): SaveExpectation | undefined {
 /** A counter's number from the text it printed (or the number itself); undefined when it cannot be one. */
 export function counterNumberOf(counter: Counter, value: string): number | undefined {
   const whole = (s: string) =>
-    /^\d{1,16}$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : undefined;
+    /^\d{1,40}$/.test(s) && Number.isSafeInteger(Number(s)) ? Number(s) : undefined;
   if (counter.gs1) {
     const head = `${counter.gs1.extension}${counter.gs1.companyPrefix}`;
     if (/^\d{18}$/.test(value)) {
@@ -459,7 +459,7 @@ export function installSiteRoutes(app: FastifyInstance, options: SiteRoutesOptio
         );
     } else {
       number =
-        /^\d{1,16}$/.test(q.value) && Number.isSafeInteger(Number(q.value)) ? Number(q.value) : undefined;
+        /^\d{1,40}$/.test(q.value) && Number.isSafeInteger(Number(q.value)) ? Number(q.value) : undefined;
       if (number === undefined)
         throw new HttpError(
           422,

@@ -12,6 +12,8 @@ import { siteKeys } from '../../../src/node/site/site-stores';
 import { startPostgres, type TestPostgres } from '../../support/postgres';
 import { answerOf, type Answer } from '../serve/harness';
 import { cli } from '../../support/cli';
+import { counterNumberOf } from '../../../src/node/site/site-routes';
+import { formatCounter } from '../../../src/resolve/counters';
 
 let pg: TestPostgres;
 let dbUrl: string;
@@ -501,5 +503,33 @@ describe('the edges', () => {
       expect(answers.join('\n')).not.toContain(secret);
       expect(logs.join('\n')).not.toContain(secret);
     }
+  });
+});
+
+describe('counterNumberOf (reading a printed value back to its number)', () => {
+  const plain = { start: 1, step: 1, width: 6, prefix: 'SN-', suffix: '/A' };
+  const sscc = {
+    ...plain,
+    prefix: '',
+    suffix: '',
+    width: 0,
+    gs1: { kind: 'sscc' as const, extension: '0', companyPrefix: '0614141' },
+  };
+  test.each([
+    [plain, 'SN-000123/A', 123],
+    [plain, '000123', 123],
+    [plain, '123', 123],
+    [plain, 'SN-12x/A', undefined],
+    [plain, 'XX-000123/A', undefined],
+    [sscc, formatCounter(sscc, 123), 123],
+    [sscc, '123', 123],
+    [sscc, '106141410000001235', undefined],
+    [
+      sscc,
+      `${formatCounter(sscc, 123).slice(0, 17)}${(Number(formatCounter(sscc, 123)[17]) + 1) % 10}`,
+      undefined,
+    ],
+  ])('%j reads %s as %s', (counter, value, number) => {
+    expect(counterNumberOf(counter, value)).toBe(number);
   });
 });
