@@ -2,60 +2,28 @@
  * `labeldesk serve` as a user runs it: the bundled CLI in its own process. It listens on 127.0.0.1 unless told
  * otherwise, prints its URL, answers, and stops cleanly on SIGTERM and SIGINT.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { cli } from '../../support/cli';
+import { buildServeBundle, startServeProcess, type ServeProcess } from '../../support/serve-process';
 
-// Inside the package (node_modules/.cache), so the bundle finds its dependencies and assets like dist/ does.
-const ROOT = join(import.meta.dirname, '../../..');
-const BUNDLE = join(ROOT, 'node_modules/.cache/labeldesk-serve-test/labeldesk.mjs');
+let bundle: string;
 let dataDir: string;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'ld-cli-serve-'));
-  await new Promise<void>((resolve, reject) => {
-    const build = spawn(process.execPath, [join(ROOT, 'scripts/build-cli.mjs'), BUNDLE], {
-      cwd: ROOT,
-      stdio: 'inherit',
-    });
-    build.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build-cli exited ${code}`))));
-  });
+  bundle = await buildServeBundle('labeldesk-serve-test');
 });
 
 afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Running {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
-
-/** Starts `labeldesk serve --port 0 …` and waits for the line with its URL. */
-async function serve(args: string[] = []): Promise<Running> {
-  const child = spawn(process.execPath, [BUNDLE, 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LABELDESK_DATA_DIR: '' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(stdout);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  return { child, url, stderr: () => stderr, exit };
-}
+/** Starts `labeldesk serve --port 0 --data-dir … …` and waits for the line with its URL. */
+const serve = (args: string[] = []): Promise<ServeProcess> =>
+  startServeProcess(bundle, ['--data-dir', dataDir, ...args]);
 
 describe('labeldesk serve', () => {
   test('binds 127.0.0.1 by default, prints its URL, answers, and stops cleanly on SIGTERM', async () => {
