@@ -20,6 +20,7 @@ import { dataDirOption, privateDataDir } from './keys-commands';
 import { parseOptions } from './template-commands';
 import { databaseOption, databaseUrlOf, instanceName, openSiteDatabase } from './site-database';
 import { redactDatabaseUrl } from '../node/site/db';
+import { PRINT_QUEUE_DEFAULTS } from '../node/site/print-queue';
 
 const MIB = 1024 * 1024;
 
@@ -37,6 +38,12 @@ The seven routes of the Label and Document Rendering API (POST /custom-labels/..
                          (postgres://user:password@host:5432/labeldesk; default: $LABELDESK_DATABASE_URL;
                          without it all is in the data folder). Keys: labeldesk keys create --database URL
   --printers FILE        the print relay: [{"id":7,"uri":"tcp://10.0.0.5:9100","name":"Dock 7"}]
+                         With --database its jobs are queued in the database, and each printer is
+                         driven by one instance at a time; another takes it over if that one stops:
+  --lease-seconds N      how long a printer stays with an instance that stopped renewing its lease
+                         (default ${PRINT_QUEUE_DEFAULTS.leaseMs / 1000})
+  --print-wait-seconds N longest a print-relay request waits for its job; then the job is cancelled
+                         and the answer is 500 (default ${PRINT_QUEUE_DEFAULTS.waitMs / 1000})
   --rate-limit N         requests per minute per key (default ${DEFAULTS.rateLimitPerMinute})
   --svg-ttl-hours N      lifetime of export-svg files (default ${DEFAULTS.svgTtlHours})
   --public-url URL       base of the SVG file URLs (default: from the request's Host header)
@@ -131,6 +138,8 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
     'heavy-render-dots': { type: 'string' },
     'render-worker-idle': { type: 'string' },
     'render-worker-heap-mb': { type: 'string' },
+    'lease-seconds': { type: 'string' },
+    'print-wait-seconds': { type: 'string' },
   });
   if (values.help) {
     io.stdout(SERVE_HELP);
@@ -169,6 +178,8 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
   limit('render-worker-heap-mb', 'renderWorkerHeapMb', 64);
   const templates = values.templates ?? io.env.LABELDESK_TEMPLATES;
   const databaseUrl = databaseUrlOf(values, io);
+  const leaseSeconds = positiveInt('--lease-seconds', values['lease-seconds'], 1);
+  const waitSeconds = positiveInt('--print-wait-seconds', values['print-wait-seconds'], 1);
   const options: ServerOptions = {
     host: values.host ?? DEFAULTS.host,
     port: portOption(values.port) ?? DEFAULTS.port,
@@ -182,6 +193,8 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
     limits,
     logStream: { write: (line) => io.stderr(line) },
   };
+  /** The relay's transports, for the print queue's drivers too. */
+  let relayTransport: OpenTransport | undefined;
   if (values.printers) {
     const file = resolvePath(io.cwd, values.printers);
     try {
@@ -197,6 +210,7 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
         createTransport(uri, {
           cups: { env, contentType: job.format === 'pdf' ? 'pdf' : 'raw', title: 'LabelDesk' },
         }));
+    relayTransport = openTransport;
     options.printers = filePrinterGateway({
       file,
       openTransport,
@@ -220,7 +234,17 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
         io.stderr(`labeldesk serve: database connection lost: ${e.message} (the pool reconnects)\n`),
       )
     : undefined;
-  if (db) options.site = { db, instance: instanceName() };
+  if (db) {
+    options.site = {
+      db,
+      instance: instanceName(),
+      ...(relayTransport ? { openTransport: relayTransport } : {}),
+      printQueue: {
+        ...(leaseSeconds !== undefined ? { leaseMs: leaseSeconds * 1000 } : {}),
+        ...(waitSeconds !== undefined ? { waitMs: waitSeconds * 1000 } : {}),
+      },
+    };
+  }
   let server;
   try {
     server = await startServer(options);

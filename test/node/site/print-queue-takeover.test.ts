@@ -1,0 +1,220 @@
+/**
+ * Issue #24's acceptance point for the shared print queue, with real processes: three `labeldesk serve
+ * --database URL --printers FILE` (the bundled CLI, each its own process and data folder) on one private
+ * PostgreSQL and one emulated Zebra printer over TCP. A 300-label print-relay job; the instance holding the
+ * printer's lease is killed with SIGKILL once the printer has received a random number of labels (20–280);
+ * another instance takes the printer over and finishes the job. Every label number arrives, at most one twice,
+ * and a label that arrived twice is the one reported as a possible duplicate (in the job's row and in the log of
+ * the instance that resent it).
+ *
+ * Each label's number is a counter field printed as its RFID EPC (print-queue-labels.ts), so the
+ * printer's formats are told apart by their `^RFW,H^FD…`. Every process started here stops when the test ends
+ * — and, through a watchdog shell, when the test process is gone however it ended.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { openSiteDb } from '../../../src/node/site/db';
+import { siteKeys } from '../../../src/node/site/site-stores';
+import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
+import { startPostgres, type TestPostgres } from '../../support/postgres';
+import { buildBundle, ROOT } from '../../cli/bundle';
+import { SERIAL_TAG, serialsOf } from './print-queue-labels';
+
+const LABELS = 300;
+/** The first job's labels, which `driver` prints before the big job comes. */
+const WARM_UP = 100;
+
+interface Serve {
+  child: ChildProcess;
+  url: string;
+  instance: string;
+  log(): string;
+  exited: Promise<void>;
+}
+
+let pg: TestPostgres;
+let work: string;
+let printer: ZebraEmulator;
+let bundle: string;
+const serves: Serve[] = [];
+let watchdog: ChildProcess | undefined;
+
+beforeAll(async () => {
+  [pg, bundle] = await Promise.all([
+    startPostgres(),
+    buildBundle('print-queue-takeover').then((b) => b.file),
+  ]);
+  work = mkdtempSync(join(tmpdir(), 'ld-pq-kill-'));
+  printer = await startZebraEmulator({ dpi: 203, port: 0 });
+}, 120_000);
+
+afterAll(async () => {
+  for (const s of serves) s.child.kill('SIGKILL');
+  await Promise.all(serves.map((s) => s.exited));
+  watchdog?.kill('SIGKILL');
+  await printer?.close();
+  await pg?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+async function startServe(name: string, args: string[]): Promise<Serve> {
+  const dataDir = join(work, `data-${name}`);
+  mkdirSync(dataDir);
+  const child = spawn(process.execPath, [bundle, 'serve', '--port', '0', '--data-dir', dataDir, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LABELDESK_DATA_DIR: '', LABELDESK_DATABASE_URL: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const started = await new Promise<{ url: string; instance: string }>((resolve, reject) => {
+    child.stdout?.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      const m = /listening on (http:\/\/\S+) .* as (\S+)\)/.exec(stdout);
+      if (m?.[1] && m[2]) resolve({ url: m[1], instance: m[2] });
+    });
+    child.once('exit', (code) => reject(new Error(`serve ${name} exited ${code}: ${stderr}`)));
+  });
+  const serve = { child, ...started, log: () => stderr, exited };
+  serves.push(serve);
+  return serve;
+}
+
+/** Polls `check` until it holds: a bounded number of tries, not a time limit. */
+async function until(check: () => boolean | Promise<boolean>, tries: number, everyMs: number): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error('the condition did not come true');
+}
+
+test(
+  `a ${LABELS}-label print-relay job; kill -9 of the instance driving the printer at a random label: ` +
+    'another instance finishes it, every label arrives, at most one twice and that one reported',
+  async () => {
+    const url = await pg.createDatabase();
+    const setup = await openSiteDb(url, { max: 2 });
+    const { key, secret } = await siteKeys(setup).create();
+    const templates = join(work, 'templates');
+    mkdirSync(templates);
+    writeFileSync(join(templates, 'serial-tag.json'), JSON.stringify(SERIAL_TAG));
+    const printers = join(work, 'printers.json');
+    writeFileSync(printers, JSON.stringify([{ id: 7, uri: printer.uri, name: 'Dock 7' }]));
+    const args = [
+      '--database',
+      url,
+      '--printers',
+      printers,
+      '--templates',
+      templates,
+      '--lease-seconds',
+      '2',
+      '--rate-limit',
+      '100000',
+      '--render-workers',
+      '0',
+    ];
+    await Promise.all(['a', 'b', 'c'].map((name) => startServe(name, args)));
+    // The processes stop when this test process is gone, however it ended.
+    const pids = serves.map((s) => s.child.pid).join(' ');
+    watchdog = spawn(
+      'sh',
+      ['-c', `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; kill -9 ${pids} 2>/dev/null`],
+      { stdio: 'ignore' },
+    );
+
+    // A slow reader, so the job lasts a few seconds and the kill lands inside it.
+    printer.setFault({ readDelayMs: 4 });
+    // Roles at random: `driver` gets a first job and so holds the printer's lease when the big job comes to
+    // `asked`, which then waits for a job another instance drives — the case a load balancer makes common.
+    const order = [...serves].sort(() => Math.random() - 0.5);
+    const [driver, asked] = order as [Serve, Serve];
+    const post = (to: Serve, amount: number) =>
+      fetch(`${to.url}/custom-labels/print-relay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key, 'x-api-secret': secret },
+        body: JSON.stringify({ label_name: 'serial-tag', amount, apiData: {}, printer_id: 7 }),
+      }).then(
+        async (r) => ({ status: r.status, body: await r.text() }),
+        (e: unknown) => ({ status: 0, body: String(e) }),
+      );
+    const first = post(driver, WARM_UP);
+    await until(() => printer.jobs.length > 0, 20_000, 1);
+    const answer = post(asked, LABELS);
+    const bigJob = async () =>
+      (
+        await setup.query<{
+          id: string;
+          state: string;
+          driven_by: string | null;
+          confirmed: number;
+          possible_duplicates: number[];
+        }>('SELECT id, state, driven_by, confirmed, possible_duplicates FROM print_jobs WHERE labels = $1', [
+          LABELS,
+        ])
+      ).rows[0];
+    // Queued while the first job prints (its labels rendered and stored by `asked`).
+    await until(async () => (await bigJob()) !== undefined, 20_000, 5);
+    expect((await first).status).toBe(200);
+
+    const killAt = 20 + Math.floor(Math.random() * 261);
+    await until(() => printer.jobs.length >= WARM_UP + killAt, 20_000, 1);
+    const lease = (
+      await setup.query<{ holder: string }>('SELECT holder FROM printer_leases WHERE printer_id = 7')
+    ).rows[0];
+    const victim = serves.find((s) => s.instance === lease?.holder);
+    expect(victim, `the lease holder ${lease?.holder} is one of ours`).toBeDefined();
+    victim?.child.kill('SIGKILL');
+    await victim?.exited;
+    const receivedAtKill = printer.jobs.length;
+    // The kill came inside the big job, and the instance driving it was not the one its request went to.
+    expect(receivedAtKill).toBeLessThan(WARM_UP + LABELS);
+    expect(victim).toBe(driver);
+
+    // Another instance takes the printer over once the lease runs out (2 s) and finishes the job.
+    await until(async () => (await bigJob())?.state === 'done', 600, 50);
+    const done = await bigJob();
+    const survivors = serves.filter((s) => s !== victim);
+    expect(survivors.map((s) => s.instance)).toContain(done?.driven_by);
+    expect(done?.confirmed).toBe(LABELS);
+
+    // Every label's number arrived, at least once (each label's number is in the bytes the job stored).
+    const expected = (
+      await setup.query<{ payload: Buffer }>(
+        'SELECT payload FROM print_labels WHERE job_id = $1 ORDER BY number',
+        [done?.id],
+      )
+    ).rows.map((r) => serialsOf([{ zpl: r.payload.toString() }])[0] ?? -1);
+    expect(expected).toHaveLength(LABELS);
+    const mine = new Set(expected);
+    const received = serialsOf(printer.jobs).filter((n) => mine.has(n));
+    expect([...new Set(received)].sort((x, y) => x - y)).toEqual([...expected].sort((x, y) => x - y));
+    // At most one duplicate (one fault), and a label that arrived twice was reported as a possible duplicate.
+    const twice = received.filter((n, i) => received.indexOf(n) !== i);
+    expect(twice.length).toBeLessThanOrEqual(1);
+    expect(received).toHaveLength(LABELS + twice.length);
+    const reported = (done?.possible_duplicates ?? []).map((n) => expected[n - 1]);
+    expect(reported.length).toBeLessThanOrEqual(1);
+    for (const n of twice) expect(reported).toContain(n);
+
+    // The instance that took over says so in its log, and names the resent label if there was one.
+    const taker = survivors.find((s) => s.instance === done?.driven_by) as Serve;
+    expect(taker.log()).toContain(`printer 7 taken over from ${victim?.instance}`);
+    for (const n of done?.possible_duplicates ?? [])
+      expect(taker.log()).toContain(`label ${n} was sent again after the connection failed`);
+
+    // The request, sent to an instance that lived, is answered as route 03 always was: delivered in full.
+    expect(await answer).toEqual({
+      status: 200,
+      body: JSON.stringify({ status: 'sent_to_printer', printer_dpi: 203 }),
+    });
+    await setup.close();
+  },
+  120_000,
+);
