@@ -16,7 +16,7 @@ import {
 } from '../node/serve/key-store';
 import { copiesOf, readUsageFile } from '../node/serve/usage-store';
 import { CliError, UsageError, type CliIo } from './io';
-import { databaseOption, databaseUrlOf, openSiteDatabase } from './site-database';
+import { cliActor, databaseOption, databaseUrlOf, openSiteDatabase } from './site-database';
 import { siteKeys } from '../node/site/site-stores';
 import { parseOptions } from './template-commands';
 
@@ -208,7 +208,7 @@ async function siteKeysCommand(
 ): Promise<number> {
   const db = await openSiteDatabase(url);
   try {
-    const keys = siteKeys(db);
+    const keys = siteKeys(db, cliActor(io));
     switch (sub) {
       case 'create':
         if (positionals.length) throw new UsageError('keys create takes no arguments');

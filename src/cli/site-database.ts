@@ -2,7 +2,7 @@
  * `--database postgres://…` (or `$LABELDESK_DATABASE_URL`): the site database of `labeldesk serve` and `labeldesk
  * keys` (issue #24). Without it they use the data folder, as on a workstation.
  */
-import { hostname } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import {
   openSiteDb,
@@ -38,3 +38,14 @@ export async function openSiteDatabase(url: string, onError?: (e: Error) => void
 
 /** This process's name among the site's instances: host, process id and a random part (pids repeat). */
 export const instanceName = (): string => `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+
+/** Who runs this command, for the site's audit log: `cli:<OS user>@<host>`. */
+export function cliActor(io: CliIo): string {
+  let user = io.env.USER ?? io.env.USERNAME ?? '';
+  try {
+    user = userInfo().username || user;
+  } catch {
+    // No passwd entry (a container's arbitrary uid): the environment's name, if any.
+  }
+  return `cli:${user || 'unknown'}@${hostname()}`;
+}

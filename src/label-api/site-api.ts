@@ -243,6 +243,55 @@ export const SiteLabelLookupSchema = z.object({
     .describe('Every label that printed the value, oldest first (reprints too).'),
 });
 
+/** GET /site/audit */
+export const SITE_AUDIT_ACTIONS = [
+  'key-created',
+  'key-regenerated',
+  'key-revoked',
+  'template-saved',
+] as const;
+
+export const SiteAuditQuerySchema = strictQuery({
+  subject: queryText('a key id or a template name')
+    .optional()
+    .describe('Only entries about this key id or template name.'),
+  action: z
+    .enum(SITE_AUDIT_ACTIONS, {
+      error: (iss) =>
+        Array.isArray(iss.input)
+          ? 'is given more than once'
+          : `expected one of ${SITE_AUDIT_ACTIONS.join(', ')}`,
+    })
+    .optional()
+    .describe('Only entries of this action.'),
+  limit: queryWhole('a whole number', { min: 1, max: JOBS_PAGE.max })
+    .optional()
+    .describe(`Entries per page, newest first; default ${JOBS_PAGE.default}.`),
+  before: queryWhole('an entry id', { min: 1, max: Number.MAX_SAFE_INTEGER })
+    .optional()
+    .describe("Only entries with a smaller id: the previous page's next_before."),
+});
+
+export const SiteAuditListSchema = z.object({
+  entries: z
+    .array(
+      z.object({
+        id: z.number().int(),
+        at: dateTime,
+        actor: z.string().describe('An API key id, or cli:<OS user>@<host> for the labeldesk command.'),
+        action: z.enum(SITE_AUDIT_ACTIONS),
+        subject: z.string().describe('The key id or the template name.'),
+        detail: z.record(z.string(), z.unknown()).describe('A revision, an allowance; never a secret.'),
+      }),
+    )
+    .describe('Newest first.'),
+  next_before: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Pass as before= for the next page; null on the last one.'),
+});
+
 export type SiteJob = z.infer<typeof SiteJobSchema>;
 export type SiteJobLabel = z.infer<typeof SiteJobLabelSchema>;
 
@@ -259,6 +308,7 @@ export const SITE_COMPONENTS: [string, z.ZodType, 'input' | 'output'][] = [
   ['SiteJobDetail', SiteJobDetailSchema, 'output'],
   ['SiteLabelLookup', SiteLabelLookupSchema, 'output'],
   ['SiteReprintRequest', SiteReprintRequestSchema, 'input'],
+  ['SiteAuditList', SiteAuditListSchema, 'output'],
 ];
 
 function queryParameters(schema: z.ZodObject): Record<string, unknown>[] {
@@ -392,6 +442,21 @@ export function siteOpenApiPaths(ref: Ref, error: (description: string) => unkno
         parameters: queryParameters(SiteJobsQuerySchema),
         responses: {
           200: { description: 'Success', ...json('SiteJobList') },
+          ...common,
+          422: error('A query parameter is invalid or unknown (field names it)'),
+        },
+      },
+    },
+    [`${SITE_PREFIX}audit`]: {
+      get: {
+        ...site,
+        operationId: 'siteAudit',
+        summary:
+          'The audit log: keys made, given a new secret or revoked, templates saved — who, what, when; newest ' +
+          'first, a page at a time (append-only)',
+        parameters: queryParameters(SiteAuditQuerySchema),
+        responses: {
+          200: { description: 'Success', ...json('SiteAuditList') },
           ...common,
           422: error('A query parameter is invalid or unknown (field names it)'),
         },

@@ -12,6 +12,7 @@
  *   GET  /site/jobs/{id}                  one job, its request, every label with the counter values it printed
  *   POST /site/jobs/{id}/reprint          the same labels again (same counter values, same revision)
  *   GET  /site/labels?counter&value&template   which job and label printed a counter value
+ *   GET  /site/audit?subject&action&limit&before  keys made, regenerated, revoked; templates saved
  *
  * Every route needs a key (the label routes' authentication). The history never holds a secret: who is the key id.
  */
@@ -24,6 +25,7 @@ import { API_ROUTES, ROUTE_NAMES, type RouteName, type RouteRequest } from '../.
 import {
   JOBS_PAGE,
   SITE_PREFIX,
+  SiteAuditQuerySchema,
   SiteJobsQuerySchema,
   SiteLabelsQuerySchema,
   SiteReprintRequestSchema,
@@ -39,7 +41,7 @@ import { gs1CheckDigit } from '../../model/barcode/check-digits';
 import { counterFields, counterSettings, formatCounter, type CounterValues } from '../../resolve/counters';
 import { JSON_TYPE } from '../serve/http-plumbing';
 import type { SiteDb } from './db';
-import { SaveConflict, type SaveExpectation, type SiteTemplates } from './site-stores';
+import { readAudit, SaveConflict, type SaveExpectation, type SiteTemplates } from './site-stores';
 
 export interface SiteRoutesOptions {
   db: SiteDb;
@@ -365,6 +367,21 @@ export function installSiteRoutes(app: FastifyInstance, options: SiteRoutesOptio
   );
 
   // ------------------------------------------------------------------------------------------------ history
+
+  app.get(`${SITE_PREFIX}audit`, auth, async (req, reply) => {
+    const q = parseQuery(SiteAuditQuerySchema, req.query);
+    const limit = q.limit ?? JOBS_PAGE.default;
+    const rows = await readAudit(db, {
+      ...(q.subject !== undefined ? { subject: q.subject } : {}),
+      ...(q.action !== undefined ? { action: q.action } : {}),
+      ...(q.before !== undefined ? { before: q.before } : {}),
+      limit: limit + 1,
+    });
+    const page = rows.slice(0, limit);
+    return reply
+      .type(JSON_TYPE)
+      .send({ entries: page, next_before: rows.length > limit ? (page[page.length - 1]?.id ?? null) : null });
+  });
 
   app.get(`${SITE_PREFIX}jobs`, auth, async (req, reply) => {
     const q = parseQuery(SiteJobsQuerySchema, req.query);

@@ -5,6 +5,7 @@
  * instance remembers: a key regenerated on one instance is refused by all on their next request, the rate limit
  * is one window per key, usage is one tally, an SVG exported through one instance is served by any.
  */
+import type { SITE_AUDIT_ACTIONS } from '../../label-api/site-api';
 import { randomBytes } from 'node:crypto';
 import type { Template } from '../../model/schema';
 import { TemplateValidationError } from '../../model/errors';
@@ -38,6 +39,66 @@ import type { RateDecision } from '../serve/rate-limit';
 import type { SvgFiles } from '../serve/svg-files';
 import type { Reservation, UsageLedger } from '../serve/usage-store';
 import type { SiteDb } from './db';
+
+// --------------------------------------------------------------------------------------------------- audit
+
+/** What the site's audit log records (assets/sql/004-audit.sql; the list is the API's, site-api.ts). */
+export type SiteAuditAction = (typeof SITE_AUDIT_ACTIONS)[number];
+
+export interface SiteAuditEntry {
+  id: number;
+  at: string;
+  /** An API key id, or `cli:<OS user>@<host>`. */
+  actor: string;
+  action: SiteAuditAction;
+  /** The key id or the template name. */
+  subject: string;
+  detail: Record<string, unknown>;
+}
+
+type Queryable = Pick<SiteDb, 'query'> | { query: SiteDb['query'] };
+
+/** Appends one entry (in the caller's transaction when `on` is its client). */
+export async function appendAudit(
+  on: Queryable,
+  entry: { actor: string; action: SiteAuditAction; subject: string; detail?: Record<string, unknown> },
+): Promise<void> {
+  await on.query('INSERT INTO audit_log (actor, action, subject, detail) VALUES ($1, $2, $3, $4)', [
+    entry.actor,
+    entry.action,
+    entry.subject,
+    JSON.stringify(entry.detail ?? {}),
+  ]);
+}
+
+/** The audit log, newest first, by id pages (`before`: entries with a smaller id). */
+export async function readAudit(
+  db: SiteDb,
+  filter: { subject?: string; action?: SiteAuditAction; before?: number; limit: number },
+): Promise<SiteAuditEntry[]> {
+  const { rows } = await db.query<{
+    id: string;
+    at: Date;
+    actor: string;
+    action: SiteAuditAction;
+    subject: string;
+    detail: Record<string, unknown>;
+  }>(
+    `SELECT id, at, actor, action, subject, detail FROM audit_log
+     WHERE ($1::text IS NULL OR subject = $1) AND ($2::text IS NULL OR action = $2)
+       AND ($3::bigint IS NULL OR id < $3)
+     ORDER BY id DESC LIMIT $4`,
+    [filter.subject ?? null, filter.action ?? null, filter.before ?? null, filter.limit],
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    at: r.at.toISOString(),
+    actor: r.actor,
+    action: r.action,
+    subject: r.subject,
+    detail: r.detail,
+  }));
+}
 
 // ---------------------------------------------------------------------------------------------------- keys
 
@@ -87,7 +148,11 @@ export interface SiteKeys {
   list(): Promise<SiteKeyInfo[]>;
 }
 
-export function siteKeys(db: SiteDb): SiteKeys {
+/**
+ * The site's keys. `actor` is who changes them, for the audit log (`cli:<OS user>@<host>` for `labeldesk keys`);
+ * each change and its audit entry are one transaction.
+ */
+export function siteKeys(db: SiteDb, actor = 'unknown'): SiteKeys {
   return {
     async records(key) {
       const { rows } = await db.query<KeyRow>('SELECT * FROM api_keys WHERE key = $1', [key]);
@@ -96,32 +161,46 @@ export function siteKeys(db: SiteDb): SiteKeys {
     async create(opts = {}) {
       const key = newKeyId();
       const made = await newSecret();
-      await db.query(
-        `INSERT INTO api_keys (key, salt, hash, scrypt, created_at, secret_created_at, allowance, can_edit_templates)
-         VALUES ($1, $2, $3, $4, now(), now(), $5, $6)`,
-        [
-          key,
-          made.salt,
-          made.hash,
-          JSON.stringify(made.scrypt),
-          opts.allowance ?? null,
-          opts.templatesWrite === true,
-        ],
-      );
+      await db.tx(async (client) => {
+        await client.query(
+          `INSERT INTO api_keys (key, salt, hash, scrypt, created_at, secret_created_at, allowance, can_edit_templates)
+           VALUES ($1, $2, $3, $4, now(), now(), $5, $6)`,
+          [
+            key,
+            made.salt,
+            made.hash,
+            JSON.stringify(made.scrypt),
+            opts.allowance ?? null,
+            opts.templatesWrite === true,
+          ],
+        );
+        await appendAudit(client, {
+          actor,
+          action: 'key-created',
+          subject: key,
+          detail: { allowance: opts.allowance ?? null, templatesWrite: opts.templatesWrite === true },
+        });
+      });
       return { key, secret: made.secret };
     },
     async regenerate(key) {
       const made = await newSecret();
-      const { rowCount } = await db.query(
-        'UPDATE api_keys SET salt = $2, hash = $3, scrypt = $4, secret_created_at = now() WHERE key = $1',
-        [key, made.salt, made.hash, JSON.stringify(made.scrypt)],
-      );
-      if (!rowCount) throw new UnknownKey(key);
+      await db.tx(async (client) => {
+        const { rowCount } = await client.query(
+          'UPDATE api_keys SET salt = $2, hash = $3, scrypt = $4, secret_created_at = now() WHERE key = $1',
+          [key, made.salt, made.hash, JSON.stringify(made.scrypt)],
+        );
+        if (!rowCount) throw new UnknownKey(key);
+        await appendAudit(client, { actor, action: 'key-regenerated', subject: key });
+      });
       return { key, secret: made.secret };
     },
     async revoke(key) {
-      const { rowCount } = await db.query('DELETE FROM api_keys WHERE key = $1', [key]);
-      if (!rowCount) throw new UnknownKey(key);
+      await db.tx(async (client) => {
+        const { rowCount } = await client.query('DELETE FROM api_keys WHERE key = $1', [key]);
+        if (!rowCount) throw new UnknownKey(key);
+        await appendAudit(client, { actor, action: 'key-revoked', subject: key });
+      });
     },
     async list() {
       const { rows } = await db.query<KeyRow>('SELECT * FROM api_keys ORDER BY created_at, key');
@@ -443,6 +522,12 @@ export function siteTemplates(db: SiteDb, base: TemplateStore): SiteTemplates {
           `INSERT INTO template_revisions (name, revision, body, saved_at, saved_by) VALUES ($1, $2, $3, $4, $5)`,
           [template.name, row.revision, text, row.saved_at, savedBy],
         );
+        await appendAudit(client, {
+          actor: savedBy,
+          action: 'template-saved',
+          subject: template.name,
+          detail: { revision: row.revision },
+        });
         return {
           name: template.name,
           revision: row.revision,

@@ -445,6 +445,82 @@ describe('history', () => {
   });
 });
 
+describe('the audit log', () => {
+  test('keys made, given a new secret and revoked with labeldesk keys --database, and templates saved: who, what, when', async () => {
+    const made = await cli(['keys', 'create', '--database', dbUrl, '--json']);
+    expect(made.code, made.stderr).toBe(0);
+    const { key } = JSON.parse(made.stdout) as { key: string };
+    expect((await cli(['keys', 'regenerate', key, '--database', dbUrl, '--json'])).code).toBe(0);
+    expect((await cli(['keys', 'revoke', key, '--database', dbUrl])).code).toBe(0);
+    const aboutKey = await call(b, 'GET', `/site/audit?subject=${key}`, { key: reader });
+    expect(aboutKey.status).toBe(200);
+    expect(aboutKey.json.entries.map((e: { action: string }) => e.action)).toEqual([
+      'key-revoked',
+      'key-regenerated',
+      'key-created',
+    ]);
+    for (const entry of aboutKey.json.entries) expect(entry.actor).toMatch(/^cli:.+@.+$/);
+    expect(aboutKey.json.entries[2].detail).toEqual({ allowance: null, templatesWrite: false });
+
+    expect(
+      (await call(a, 'PUT', '/site/templates/audited', { body: serialTemplate('audited') })).status,
+    ).toBe(201);
+    expect(
+      (await call(a, 'PUT', '/site/templates/audited', { body: serialTemplate('audited', 'second') })).status,
+    ).toBe(200);
+    const saves = await call(a, 'GET', '/site/audit?subject=audited&action=template-saved', { key: reader });
+    expect(saves.json.entries).toEqual([
+      expect.objectContaining({ actor: writer.key, subject: 'audited', detail: { revision: 2 } }),
+      expect.objectContaining({ actor: writer.key, subject: 'audited', detail: { revision: 1 } }),
+    ]);
+    // A refused save (a conflict) leaves no entry.
+    expect(
+      (
+        await call(a, 'PUT', '/site/templates/audited', {
+          body: serialTemplate('audited', 'third'),
+          headers: { 'if-match': '"1"' },
+        })
+      ).status,
+    ).toBe(412);
+    const after = await call(a, 'GET', '/site/audit?subject=audited', { key: reader });
+    expect(after.json.entries).toHaveLength(2);
+  });
+
+  test('pages newest first; bad parameters → 422 naming them', async () => {
+    const first = await call(a, 'GET', '/site/audit?limit=1', { key: reader });
+    expect(first.json.entries).toHaveLength(1);
+    expect(first.json.next_before).toBe(first.json.entries[0].id);
+    const second = await call(a, 'GET', `/site/audit?limit=1&before=${first.json.next_before}`, {
+      key: reader,
+    });
+    expect(second.json.entries[0].id).toBeLessThan(first.json.entries[0].id);
+    for (const [query, field] of [
+      ['action=key-stolen', 'action'],
+      ['limit=0', 'limit'],
+      ['subject=', 'subject'],
+      ['whatever=1', undefined],
+    ] as const) {
+      const answer = await call(a, 'GET', `/site/audit?${query}`, { key: reader });
+      expect([query, answer.status]).toEqual([query, 422]);
+      if (field) expect(answer.json.field).toBe(field);
+    }
+    expect((await call(a, 'GET', '/site/audit', { key: null })).status).toBe(401);
+  });
+
+  test('append-only: the database refuses UPDATE, DELETE and TRUNCATE of the log, whoever asks', async () => {
+    const db = dbs[0]!;
+    for (const sql of [
+      "UPDATE audit_log SET actor = 'someone else'",
+      'DELETE FROM audit_log',
+      'TRUNCATE audit_log',
+    ]) {
+      await expect(db.query(sql)).rejects.toThrow(/the audit log is append-only/);
+    }
+    const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM audit_log');
+    expect(Number(rows[0]?.n)).toBeGreaterThan(4);
+  });
+});
+
 describe('the edges', () => {
   test('bad query parameters → 422 naming the parameter', async () => {
     for (const [query, field] of [
