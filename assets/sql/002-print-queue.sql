@@ -27,7 +27,8 @@ CREATE INDEX print_jobs_open ON print_jobs (printer_id, id) WHERE state IN ('que
 CREATE INDEX print_jobs_created ON print_jobs (created_at);
 
 -- Each label of a job (1-based number), as rendered once when the job was accepted. `sending`: its bytes may
--- have reached the printer, which did not confirm it yet — in doubt if its driver stops there.
+-- have reached the printer, which did not confirm it yet — in doubt if its driver stops there. Deleted a while
+-- after the job ended (keepLabelsMs); the job's row stays.
 CREATE TABLE print_labels (
   job_id bigint NOT NULL REFERENCES print_jobs (id) ON DELETE CASCADE,
   number integer NOT NULL CHECK (number > 0),

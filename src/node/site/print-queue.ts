@@ -75,6 +75,8 @@ export interface PrintQueueSettings {
   waitMs: number;
   /** Reconnects after consecutive faults without progress before a job fails (the embedded relay's 2). */
   retries: number;
+  /** How long a finished job's labels (their bytes) are kept, in ms; the job's row stays. */
+  keepLabelsMs: number;
 }
 
 export const PRINT_QUEUE_DEFAULTS: PrintQueueSettings = {
@@ -82,7 +84,11 @@ export const PRINT_QUEUE_DEFAULTS: PrintQueueSettings = {
   pollMs: 500,
   waitMs: 120_000,
   retries: 2,
+  keepLabelsMs: 7 * 24 * 3_600_000,
 };
+
+/** How often an instance deletes old labels. */
+const SWEEP_EVERY_MS = 10 * 60_000;
 
 export type QueueLog = (
   level: 'info' | 'warn' | 'error',
@@ -179,6 +185,9 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
   // ------------------------------------------------------------------------------------------------ drivers
 
   let ticking = false;
+  /** The last look for work failed (logged once per streak). */
+  let lookFailing = false;
+  let nextSweep = 0;
   let tickAgain = false;
   const tickTimer = setInterval(() => void tick(), settings.pollMs);
   tickTimer.unref();
@@ -208,11 +217,32 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
           driving.set(id, run);
         }
       } while (tickAgain && !stopping);
+      lookFailing = false;
+      if (Date.now() >= nextSweep) {
+        nextSweep = Date.now() + SWEEP_EVERY_MS;
+        await sweep();
+      }
     } catch (e) {
-      log('error', { error: (e as Error).message }, 'print queue: cannot look for work (retrying)');
+      if (!lookFailing)
+        log('error', { error: (e as Error).message }, 'print queue: cannot look for work (retrying)');
+      lookFailing = true;
     } finally {
       ticking = false;
     }
+  }
+
+  /**
+   * Drops the labels' bytes of jobs finished more than `keepLabelsMs` ago (the job rows stay, with their counts
+   * and possible duplicates). Any instance may; deleting twice deletes nothing.
+   */
+  async function sweep(): Promise<void> {
+    const swept = await q(
+      `DELETE FROM print_labels WHERE job_id IN (
+         SELECT id FROM print_jobs
+           WHERE state IN ('done', 'failed') AND finished_at < now() - $1 * interval '1 millisecond')`,
+      [settings.keepLabelsMs],
+    );
+    if (swept.rowCount) log('info', { labels: swept.rowCount }, 'print queue: old labels deleted');
   }
 
   /** Drives one printer while its lease is ours and it has work. */
@@ -373,7 +403,11 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
     return open.rowCount ? new LeaseLost('the lease was taken over') : new JobEnded();
   }
 
-  /** Takes the printer's lease if it is free (none, released, or expired); undefined when another holds it. */
+  /**
+   * Takes the printer's lease if it is free (none, released, or expired) or still this instance's from a driver
+   * that stopped (a database error; there is one driver per printer here, so that one is gone); undefined when
+   * another instance holds it.
+   */
   async function takeLease(printerId: number): Promise<Lease | undefined> {
     const asked = performance.now();
     const taken = await q<{ epoch: string; previous: string | null }>(
@@ -382,7 +416,7 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
          VALUES ($1, $2, nextval('printer_lease_epochs'), now() + $3 * interval '1 millisecond')
        ON CONFLICT (printer_id) DO UPDATE SET holder = EXCLUDED.holder, epoch = EXCLUDED.epoch,
             taken_at = now(), renewed_at = now(), expires_at = EXCLUDED.expires_at
-         WHERE printer_leases.expires_at <= now()
+         WHERE printer_leases.expires_at <= now() OR printer_leases.holder = EXCLUDED.holder
        RETURNING epoch, (SELECT holder FROM old) AS previous`,
       [printerId, instance, settings.leaseMs],
     );

@@ -288,6 +288,33 @@ describe('the shared print queue', () => {
     expect(b.logs.join('')).toContain('driving printer 7');
   });
 
+  test('the database drops every connection mid-job: the instance lives on, the job finishes, at most one label twice and that one reported', async () => {
+    await site();
+    printer.setFault({ readDelayMs: 10 });
+    const a = await instance('A');
+    const asked = print(a, 40);
+    await eventually(() => printer.jobs.length >= 15);
+    await rows(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    );
+    expect((await asked).status).toBe(200);
+    const received = serialsOf(printer.jobs);
+    expect([...new Set(received)].sort((x, y) => x - y)).toEqual(range(1, 40));
+    const twice = received.filter((n, i) => received.indexOf(n) !== i);
+    expect(twice.length).toBeLessThanOrEqual(1);
+    const [job] = await rows<{ state: string; possible_duplicates: number[] }>(
+      'SELECT state, possible_duplicates FROM print_jobs',
+    );
+    expect(job?.state).toBe('done');
+    expect(job?.possible_duplicates.length).toBeLessThanOrEqual(1);
+    for (const n of twice) expect(job?.possible_duplicates).toContain(n);
+    // The fault was the driver's: it stopped, and was started again at the next poll.
+    expect(a.logs.join('')).toContain('print queue: driver stopped');
+    // And it goes on serving.
+    expect((await print(a, 2)).status).toBe(200);
+  });
+
   test('a request waits at most waitMs: then its job is cancelled and it answers 500 saying what was confirmed', async () => {
     await site();
     // Another instance holds the printer and never prints.
