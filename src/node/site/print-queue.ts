@@ -164,10 +164,13 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
   const settings: PrintQueueSettings = { ...PRINT_QUEUE_DEFAULTS, ...options.settings };
   const { db, instance, printers, log } = options;
   const requester = new AsyncLocalStorage<string>();
-  // The drivers' own connections (heartbeats and per-label writes): the site pool's settings, fewer of them.
+  // The drivers' own connections (heartbeats and per-label writes): the site pool's settings, fewer of them,
+  // and no statement waited for longer than a lease (a driver stuck on a vanished server would hold its printer
+  // here forever, and close() with it).
   const ownPool = new pg.Pool({
     ...(db.pool as unknown as { options: pg.PoolConfig }).options,
     max: 4,
+    query_timeout: Math.max(settings.leaseMs, 2_000),
   });
   ownPool.on('error', (e) => log('error', { error: e.message }, 'print queue: database connection lost'));
   const q = <R extends pg.QueryResultRow>(text: string, values: readonly unknown[]) =>
@@ -218,7 +221,7 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
         }
       } while (tickAgain && !stopping);
       lookFailing = false;
-      if (Date.now() >= nextSweep) {
+      if (!stopping && Date.now() >= nextSweep) {
         nextSweep = Date.now() + SWEEP_EVERY_MS;
         await sweep();
       }
@@ -423,7 +426,7 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
     const row = taken.rows[0];
     if (!row) return undefined;
     const epoch = row.epoch;
-    if (row.previous)
+    if (row.previous && row.previous !== instance)
       log(
         'warn',
         { printer: printerId, from: row.previous, epoch: Number(epoch) },

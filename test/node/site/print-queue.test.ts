@@ -8,6 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { openSiteDb, type SiteDb } from '../../../src/node/site/db';
 import { siteKeys } from '../../../src/node/site/site-stores';
@@ -22,14 +23,14 @@ import { SERIAL_TAG, serialsOf } from './print-queue-labels';
 
 const FAST: Partial<PrintQueueSettings> = { leaseMs: 1_500, pollMs: 100 };
 
-let pg: TestPostgres;
+let postgres: TestPostgres;
 let work: string;
 let printer: ZebraEmulator;
 let printersFile: string;
 let templatesDir: string;
 
 beforeAll(async () => {
-  pg = await startPostgres();
+  postgres = await startPostgres();
   work = mkdtempSync(join(tmpdir(), 'ld-pq-'));
   templatesDir = join(work, 'templates');
   mkdirSync(templatesDir);
@@ -37,7 +38,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await pg?.stop();
+  await postgres?.stop();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -63,7 +64,7 @@ afterEach(async () => {
 
 /** A fresh database, the emulator as printer 7, a key. */
 async function site(): Promise<void> {
-  url = await pg.createDatabase();
+  url = await postgres.createDatabase();
   printer = await startZebraEmulator({ dpi: 203, port: 0 });
   printersFile = join(work, `printers-${printer.port}.json`);
   writeFileSync(printersFile, JSON.stringify([{ id: 7, uri: printer.uri, name: 'Dock 7' }]));
@@ -294,10 +295,24 @@ describe('the shared print queue', () => {
     const a = await instance('A');
     const asked = print(a, 40);
     await eventually(() => printer.jobs.length >= 15);
-    await rows(
+    // The driver's next write waits on a lock, so the cut lands inside one of its statements; then every
+    // connection but this one is terminated.
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query('BEGIN');
+    await admin.query('LOCK TABLE print_labels IN EXCLUSIVE MODE');
+    await eventually(async () => {
+      const waiting = await admin.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+      );
+      return (waiting.rowCount ?? 0) > 0;
+    });
+    await admin.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
          WHERE datname = current_database() AND pid <> pg_backend_pid()`,
     );
+    await admin.query('ROLLBACK');
+    await admin.end();
     expect((await asked).status).toBe(200);
     const received = serialsOf(printer.jobs);
     expect([...new Set(received)].sort((x, y) => x - y)).toEqual(range(1, 40));
