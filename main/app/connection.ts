@@ -1,10 +1,16 @@
 /**
- * Which engine renders, and how the hosted API is doing. Settings say `hosted` or `local`; with `hosted` and
- * a complete configuration (URL, key, secret) labels come from the hosted API, and from the bundled engine
- * when it is unreachable (OfflineFallbackBackend: only for templates that exist locally). The user's own
- * template files always render locally: the hosted service does not know them.
+ * Which engine renders, and how the hosted API (or the site server) is doing. Settings say `hosted`, `local`
+ * or `site`; with `hosted` and a complete configuration (URL, key, secret) labels come from the hosted API, and
+ * from the bundled engine when it is unreachable (OfflineFallbackBackend: only for templates that exist
+ * locally). The user's own template files always render locally: the hosted service does not know them.
  *
- * The status shown in the top bar follows every hosted call: `online` after an answer, `offline` after a
+ * `site` (issue #24): the site server (`labeldesk serve --database`) speaks the hosted API's seven routes, so it
+ * is a HostedApiBackend at the site's URL with the site key; it numbers counters for the whole site and records
+ * every request in the site's history. When it is unreachable only the bundled templates without counter fields
+ * print locally (./site.ts): a counter printed with this computer's numbers could repeat another workstation's
+ * serial, so such a label is refused instead, and so is any local numbering while the site is the backend.
+ *
+ * The status shown in the top bar follows every hosted (site) call: `online` after an answer, `offline` after a
  * fallback, and a sentence when the key or secret is refused.
  */
 import { join } from 'node:path';
@@ -16,7 +22,9 @@ import { UsageTally } from '../../src/backends/usage';
 import { jsonFileUsageStorage } from '../../src/node/usage-store';
 import type { RenderPorts } from '../../src/outputs/render';
 import type { TemplateStore } from '../../src/model/store';
+import type { Template } from '../../src/model/schema';
 import { TemplateNotFound } from '../../src/model/errors';
+import { SiteClient, siteWorded } from '../../src/backends/site-client';
 import type {
   ConnectionStatus,
   ConnectionTestResult,
@@ -25,13 +33,17 @@ import type {
 } from '../../src/ipc/contract';
 import { toIpcErrorBody } from './ipc-error-body';
 import type { SecretStore } from './secret-store';
+import { localCountersRefusal, siteFallbackStore, testSite, type LocalNumbering } from './site';
 
 export interface ConnectionOptions {
   dataDir: string;
   store: TemplateStore;
+  /** The templates bundled with the app: what prints when the site server is unreachable (without counters). */
+  bundled: TemplateStore;
   ports: () => RenderPorts;
   settings: () => Promise<SettingsView>;
   secret: SecretStore;
+  siteSecret: SecretStore;
   fetch?: typeof fetch;
   onChange?: (status: ConnectionStatus) => void;
   warn?: (message: string) => void;
@@ -42,17 +54,38 @@ export interface Connection {
   backendFor(source: TemplateSource): Promise<LabelBackend>;
   /** The hosted API alone (no fallback), when configured and selected: capture needs the real answer. */
   hostedOnly(): Promise<HostedApiBackend | undefined>;
-  /** Runs a hosted call and updates the status from its outcome (errors still thrown). */
+  /** Runs a hosted (or site) call and updates the status from its outcome (errors still thrown). */
   track<T>(call: () => Promise<T>): Promise<T>;
+  /**
+   * In site mode with URL, key id and secret: runs `call` with the client of the site's own routes (templates,
+   * history), the status following its outcome. Undefined when the site server is not the backend.
+   */
+  withSite<T>(call: (client: SiteClient) => Promise<T>): Promise<{ value: T } | undefined>;
+  /** Whether the site server is the backend (site mode), set up or not. */
+  siteMode(): Promise<boolean>;
+  /**
+   * Throws (a sentence saying why) when this computer would number `template`'s counters while the site server
+   * is the backend: those numbers are the site's to hand out. Does nothing outside site mode.
+   */
+  refuseLocalCounters(template: Template, how: LocalNumbering): Promise<void>;
   status(): Promise<ConnectionStatus>;
-  test(): Promise<ConnectionTestResult>;
+  /** Tests the hosted API (default) or the site server as Settings has them. */
+  test(target?: 'hosted' | 'site'): Promise<ConnectionTestResult>;
   close(): Promise<void>;
 }
 
 interface HostedSetup {
   key: string;
+  kind: 'hosted' | 'site';
   hosted: HostedApiBackend;
   backend: OfflineFallbackBackend;
+  site?: SiteClient;
+}
+
+interface SiteConfig {
+  url: string;
+  key: string;
+  secret: string;
 }
 
 export async function createConnection(options: ConnectionOptions): Promise<Connection> {
@@ -62,9 +95,51 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
   let hostedState: ConnectionStatus['hosted'] = 'unknown';
   let message: string | null = null;
   let cached: HostedSetup | undefined;
+  const fetcher = options.fetch ?? globalThis.fetch;
+
+  /** The site server as Settings have it, whatever the mode, when URL, key id and secret are all there. */
+  const siteConfig = async (s: SettingsView): Promise<SiteConfig | undefined> => {
+    if (!s.siteUrl || !s.siteKey) return undefined;
+    const secret = await options.siteSecret.get();
+    return secret ? { url: s.siteUrl, key: s.siteKey, secret } : undefined;
+  };
+  const siteClient = (c: SiteConfig) =>
+    new SiteClient({ baseUrl: c.url, apiKey: c.key, apiSecret: c.secret, fetch: fetcher, timeoutMs: 8000 });
+
+  const siteSetup = async (s: SettingsView): Promise<HostedSetup | undefined> => {
+    const config = await siteConfig(s);
+    if (!config) return undefined;
+    const key = JSON.stringify(['site', config.url, config.key, config.secret]);
+    if (cached?.key === key) return cached;
+    const hosted = new HostedApiBackend({
+      baseUrl: config.url,
+      apiKey: config.key,
+      apiSecret: config.secret,
+      fetch: fetcher,
+      // The site's prints are the site's to count (its usage and history): no hosted tally.
+      timeoutMs: 8000,
+    });
+    const bundledOnly = siteFallbackStore(options.bundled);
+    const backend = new OfflineFallbackBackend({
+      hosted,
+      local: new LocalEngineBackend({ store: bundledOnly, ports: options.ports }),
+      store: bundledOnly,
+      onFallback: (event) => {
+        hostedState = 'offline';
+        message = `The site server is unreachable: printing the bundled "${event.templateName}" with the bundled engine (${siteWorded(event.reason).message}).`;
+      },
+    });
+    if (cached) {
+      hostedState = 'unknown';
+      message = null;
+    }
+    cached = { key, kind: 'site', hosted, backend, site: siteClient(config) };
+    return cached;
+  };
 
   const setup = async (): Promise<HostedSetup | undefined> => {
     const s = await options.settings();
+    if (s.mode === 'site') return siteSetup(s);
     if (s.mode !== 'hosted' || !s.apiBaseUrl || !s.apiKey) return undefined;
     const secret = await options.secret.get();
     if (!secret) return undefined;
@@ -74,7 +149,7 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
       baseUrl: s.apiBaseUrl,
       apiKey: s.apiKey,
       apiSecret: secret,
-      fetch: options.fetch ?? globalThis.fetch,
+      fetch: fetcher,
       tally,
       // An interactive app waits seconds, not the batch default of half a minute, before falling back.
       timeoutMs: 8000,
@@ -92,13 +167,24 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
       hostedState = 'unknown';
       message = null;
     }
-    cached = { key, hosted, backend };
+    cached = { key, kind: 'hosted', hosted, backend };
     return cached;
   };
 
   const status = async (): Promise<ConnectionStatus> => {
     const s = await options.settings();
     const current = await setup();
+    if (s.mode === 'site') {
+      if (!current)
+        return {
+          backend: 'site',
+          hosted: 'unconfigured',
+          message:
+            'The site server is not set up (URL, key id and secret in Settings): only bundled templates without counter fields print, with the bundled engine.',
+          printsUsed: null,
+        };
+      return { backend: 'site', hosted: hostedState, message, printsUsed: null };
+    }
     if (!current) {
       const unconfigured = s.mode === 'hosted';
       return {
@@ -130,6 +216,7 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
 
   // Every hosted call may change what the top bar shows (state, message, prints used): tell it after each.
   const track = async <T>(call: () => Promise<T>): Promise<T> => {
+    const site = cached?.kind === 'site';
     try {
       const result = await call();
       if (cached && cached.backend.lastSource === 'hosted') {
@@ -138,6 +225,7 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
       }
       return result;
     } catch (e) {
+      if (site) siteWorded(e);
       if (e instanceof UnreachableError) {
         hostedState = 'offline';
         message = toIpcErrorBody(e).message;
@@ -156,12 +244,52 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
       if (source === 'user') return local;
       return (await setup())?.backend ?? local;
     },
-    hostedOnly: async () => (await setup())?.hosted,
-    track,
-    status,
-    async test() {
+    hostedOnly: async () => {
       const current = await setup();
-      if (!current) {
+      return current?.kind === 'hosted' ? current.hosted : undefined;
+    },
+    track,
+    async withSite(call) {
+      const current = await setup();
+      const client = current?.site;
+      if (!client) return undefined;
+      const value = await track(async () => {
+        const answer = await call(client);
+        hostedState = 'online';
+        message = null;
+        return answer;
+      });
+      return { value };
+    },
+    siteMode: async () => (await options.settings()).mode === 'site',
+    async refuseLocalCounters(template, how) {
+      const s = await options.settings();
+      if (s.mode !== 'site') return;
+      const refusal = localCountersRefusal(template, how, (await setup()) !== undefined);
+      if (refusal) throw refusal;
+    },
+    status,
+    async test(target = 'hosted') {
+      if (target === 'site') {
+        const s = await options.settings();
+        const config = await siteConfig(s);
+        if (!config) {
+          return {
+            ok: false,
+            message: 'Enter the site URL, key id and secret first.',
+            status: await status(),
+          };
+        }
+        const result = await testSite(siteClient(config));
+        if (s.mode === 'site' && cached?.kind === 'site') {
+          hostedState = result.state;
+          message = result.ok ? null : result.message;
+          void notify();
+        }
+        return { ok: result.ok, message: result.message, status: await status() };
+      }
+      const current = await setup();
+      if (!current || current.kind !== 'hosted') {
         return {
           ok: false,
           message: 'Enter the API base URL, key and secret first.',

@@ -78,6 +78,8 @@ export function createAppJobs(deps: {
   rendering: Rendering;
   /** Whether labels of this template come from the hosted API (else the bundled engine resolves them). */
   isHosted: (ref: TemplateRef) => Promise<boolean>;
+  /** Throws when this computer may not number the template's counters (the site server hands them out). */
+  refuseLocalCounters: (template: Template, how: 'print' | 'batch') => Promise<void>;
   emit: (event: AppEvent) => void;
 }): AppJobs {
   const service: JobService = openJobService({ dataDir: deps.dataDir });
@@ -239,6 +241,8 @@ export function createAppJobs(deps: {
       );
     }
     const { plan: p, template, baseDir } = await plan(input);
+    // A batch numbers its counters in the local job queue: not while the site server hands them out.
+    await deps.refuseLocalCounters(template, 'batch');
     if (p.problems.length && !skipInvalid) {
       throw new IpcError(
         'invalid',
@@ -256,34 +260,60 @@ export function createAppJobs(deps: {
     return { job: view(job), skipped: p.badRecords };
   };
 
+  /** Prints being made now (their labels asked for, their job not yet added): template, values, copies, printer. */
+  const startingPrints = new Set<string>();
+
+  const printOnce: AppJobs['print'] = async (ref, values, copies, printer) => {
+    await refreshNames();
+    const entry = await deps.rendering.entry(ref);
+    const { template, baseDir } = entry;
+    const plural = `${copies} ${copies === 1 ? 'label' : 'labels'}`;
+    if (printer.language === 'pdf') {
+      // An office printer's queue: its driver prints documents, and the OS spooler tracks the job.
+      const pdf = await deps.rendering.pdf(entry, await deps.rendering.markups(entry, ref, values, copies));
+      await sendDocument(printer, pdf, template.name);
+      return { job: null, message: `Sent ${plural} as one PDF to ${printer.name}.` };
+    }
+    // Hosted: the API resolves the labels (one call, counted as `copies` prints; the bundled engine stands in
+    // when it is unreachable), and the job prints them at the printer's own dpi. `markups` checks the form's
+    // rules; without it they are checked here.
+    const markups = (await deps.isHosted(ref))
+      ? await deps.rendering.markups(entry, ref, values, copies)
+      : undefined;
+    if (!markups) {
+      checkLabel(template, values);
+      await deps.refuseLocalCounters(template, 'print');
+    }
+    // With markups (hosted API, site server) the job prints them as given: its retries, resumes and reprints
+    // send the same labels, and no counter is numbered here.
+    const { job } = await service.addJob({
+      template,
+      ...(baseDir ? { baseDir } : {}),
+      printer: printer.uri,
+      rows: [{ data: filled(values) }],
+      copies,
+      ...(markups ? { markups } : {}),
+    });
+    return { job: view(job), message: `Printing ${plural} on ${printer.name}.` };
+  };
+
   return {
     async print(ref, values, copies, printer) {
-      await refreshNames();
-      const entry = await deps.rendering.entry(ref);
-      const { template, baseDir } = entry;
-      const plural = `${copies} ${copies === 1 ? 'label' : 'labels'}`;
-      if (printer.language === 'pdf') {
-        // An office printer's queue: its driver prints documents, and the OS spooler tracks the job.
-        const pdf = await deps.rendering.pdf(entry, await deps.rendering.markups(entry, ref, values, copies));
-        await sendDocument(printer, pdf, template.name);
-        return { job: null, message: `Sent ${plural} as one PDF to ${printer.name}.` };
+      // The same label while its print is being made (a second click, a second window): one print, not two —
+      // with the site server, each would reserve its own counter numbers.
+      const key = JSON.stringify([ref.source, ref.name, values, copies, printer.id]);
+      if (startingPrints.has(key)) {
+        throw new IpcError(
+          'conflict',
+          `This label is already being sent to ${printer.name}: wait for its job (it prints it once).`,
+        );
       }
-      // Hosted: the API resolves the labels (one call, counted as `copies` prints; the bundled engine stands in
-      // when it is unreachable), and the job prints them at the printer's own dpi. `markups` checks the form's
-      // rules; without it they are checked here.
-      const markups = (await deps.isHosted(ref))
-        ? await deps.rendering.markups(entry, ref, values, copies)
-        : undefined;
-      if (!markups) checkLabel(template, values);
-      const { job } = await service.addJob({
-        template,
-        ...(baseDir ? { baseDir } : {}),
-        printer: printer.uri,
-        rows: [{ data: filled(values) }],
-        copies,
-        ...(markups ? { markups } : {}),
-      });
-      return { job: view(job), message: `Printing ${plural} on ${printer.name}.` };
+      startingPrints.add(key);
+      try {
+        return await printOnce(ref, values, copies, printer);
+      } finally {
+        startingPrints.delete(key);
+      }
     },
     async planBatch(input) {
       const { plan: p, template } = await plan(input);

@@ -99,15 +99,18 @@ export function createRendering(deps: {
       ? printers.setup(printer)
       : { dpi: FALLBACK_DPI, zpl: { maxWidthDots: defaultPrintWidthDots(FALLBACK_DPI) } };
 
-  /** The template, and the ports that read its relative image paths from its own folder. */
-  const entryOf = async (ref: TemplateRef): Promise<LabelEntry> => {
-    const entry = await templates.get(ref);
+  /**
+   * The template, and the ports that read its relative image paths from its own folder. `cached`: a site
+   * template as fetched last (previews on every keystroke); prints and files ask the site for it as it is now.
+   */
+  const entryOf = async (ref: TemplateRef, cached = false): Promise<LabelEntry> => {
+    const entry = await templates.get(ref, cached);
     const baseDir = entry.file ? dirname(entry.file) : undefined;
     return { template: entry.template, ports: deps.ports(baseDir), ...(baseDir ? { baseDir } : {}) };
   };
 
   const localMarkup = async (ref: TemplateRef, values: FieldValues) => {
-    const { template, ports } = await entryOf(ref);
+    const { template, ports } = await entryOf(ref, true);
     return { template, ports, markup: resolveOne(template, filled(values)) };
   };
 
@@ -120,7 +123,10 @@ export function createRendering(deps: {
     // The form's rules hold whoever renders: a label with a required field missing is not printed or saved.
     checkLabel(template, values);
     const backend = await connection.backendFor(ref.source);
-    if (backend.kind === 'local') return resolve(template, filled(values), copies);
+    if (backend.kind === 'local') {
+      await connection.refuseLocalCounters(template, 'print');
+      return resolve(template, filled(values), copies);
+    }
     return connection.track(() =>
       backend.fetchMarkups({ label_name: ref.name, amount: copies, apiData: filled(values) }),
     );
@@ -165,7 +171,7 @@ export function createRendering(deps: {
 
   return {
     async preview(ref, values, since) {
-      const { template, ports } = await entryOf(ref);
+      const { template, ports } = await entryOf(ref, true);
       const { scene, problems, cuts } = await previewLabel(template, values, ports);
       return { scene: previews.send(scene, ports.fonts, since), problems, cuts };
     },
@@ -191,7 +197,7 @@ export function createRendering(deps: {
       return { scene: previews.send(scene, ports.fonts, undefined), problems, cuts };
     },
 
-    entry: entryOf,
+    entry: (ref) => entryOf(ref),
     markups,
     async pdf({ template, ports: given }, received) {
       const { markups: list, ports } = await ready(received, given);

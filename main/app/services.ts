@@ -15,7 +15,10 @@ import { IpcError } from '../../src/ipc/errors';
 import { appSettings } from './settings';
 import { fileSecretStore, type SecretCipher } from './secret-store';
 import { appTemplates } from './templates';
-import { createConnection } from './connection';
+import { createConnection, type Connection } from './connection';
+import { siteTemplates } from './site-templates';
+import { folderStore } from '../../src/node/template-store';
+import { bundledTemplatesDir } from '../../src/node/assets';
 import { createRendering } from './rendering';
 import { appPrinters } from './printers';
 import { createAppJobs } from './jobs';
@@ -67,8 +70,17 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   };
 
   const secret = fileSecretStore(join(dataDir, 'api-secret.bin'), options.cipher);
-  const settings = appSettings(dataDir, secret);
-  const templates = appTemplates(dataDir);
+  const siteSecret = fileSecretStore(join(dataDir, 'site-secret.bin'), options.cipher);
+  const settings = appSettings(dataDir, secret, siteSecret);
+  // The site's templates ask the connection, made after the templates (it renders from their store).
+  const late: { connection?: Connection } = {};
+  const templates = appTemplates(
+    dataDir,
+    siteTemplates({
+      withSite: async (call) => (late.connection ? late.connection.withSite(call) : undefined),
+      bundled: folderStore(bundledTemplatesDir(), 'bundled', { fixed: true }),
+    }),
+  );
   if (options.filePrinterFolder !== undefined) await settings.setFilePrinterFolder(options.filePrinterFolder);
   const printers = appPrinters(dataDir, {
     filePrinterFolder: async () => (await settings.get()).filePrinterFolder,
@@ -77,19 +89,23 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const connection = await createConnection({
     dataDir,
     store: templates.store,
+    bundled: templates.bundled,
     ports: getPorts,
     settings: () => settings.get(),
     secret,
+    siteSecret,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     onChange: (status) => emit({ kind: 'connection', status }),
     ...(options.warn ? { warn: options.warn } : {}),
   });
+  late.connection = connection;
   const rendering = createRendering({ templates, printers, connection, ports: getPorts });
   const jobs = createAppJobs({
     dataDir,
     printers,
     rendering,
     isHosted: async (ref) => (await connection.backendFor(ref.source)).kind === 'hosted',
+    refuseLocalCounters: (template, how) => connection.refuseLocalCounters(template, how),
     emit,
   });
 
@@ -122,7 +138,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       return folder === null ? current : settings.setFilePrinterFolder(folder);
     },
     'connection.status': () => connection.status(),
-    'connection.test': () => connection.test(),
+    'connection.test': ({ target }) => connection.test(target),
 
     'templates.list': async () => templates.list((await settings.get()).recentTemplates),
     'templates.get': ({ ref }) => templates.detail(ref),

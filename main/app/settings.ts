@@ -1,8 +1,8 @@
 /**
  * The app's settings (`<data dir>/app-settings.json`): hosted API URL and key, backend mode, default printer,
- * recent templates, the folder "print to file" printers may write into. The secret is not here: it lives in
- * the SecretStore, encrypted (or in memory for the session), and only whether and how it is kept reaches the
- * renderer.
+ * recent templates, the folder "print to file" printers may write into, the site server's URL and key id. The
+ * secrets are not here: each lives in its SecretStore (the hosted API's, the site's), encrypted (or in memory
+ * for the session), and only whether and how it is kept reaches the renderer.
  */
 import { realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -34,6 +34,8 @@ export const StoredSettingsSchema = z.object({
   recentTemplates: z.array(TemplateRefSchema).max(RECENT_MAX).default([]),
   /** Absolute and real (symlinks resolved) when it was chosen. */
   filePrinterFolder: z.string().nullable().default(null),
+  siteUrl: z.string().nullable().default(null),
+  siteKey: z.string().nullable().default(null),
 });
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 
@@ -48,6 +50,8 @@ const EMPTY: StoredSettings = {
   keepCopiesAfterPrint: false,
   recentTemplates: [],
   filePrinterFolder: null,
+  siteUrl: null,
+  siteKey: null,
 };
 
 export interface AppSettings {
@@ -62,10 +66,26 @@ export interface AppSettings {
   setFilePrinterFolder(folder: string): Promise<SettingsView>;
 }
 
-export function appSettings(dataDir: string, secret: SecretStore): AppSettings {
+/** Keeps (or forgets, with '' or null) a secret; where the cipher cannot protect it, a sentence at `field`. */
+async function keepSecret(
+  store: SecretStore,
+  value: string | null,
+  sessionOnly: boolean | undefined,
+  field: string,
+): Promise<void> {
+  try {
+    await store.set(value === '' ? null : value, sessionOnly ? 'session' : 'stored');
+  } catch (e) {
+    if (!(e instanceof SecretNotProtectedError)) throw e;
+    throw new IpcError('invalid', e.message, field, 'settings');
+  }
+}
+
+export function appSettings(dataDir: string, secret: SecretStore, siteSecret: SecretStore): AppSettings {
   const file = jsonFile(join(dataDir, 'app-settings.json'), StoredSettingsSchema, EMPTY);
   const view = async (s: StoredSettings): Promise<SettingsView> => {
     const kept = await secret.kept();
+    const siteKept = await siteSecret.kept();
     return {
       apiBaseUrl: s.apiBaseUrl,
       apiKey: s.apiKey,
@@ -73,6 +93,10 @@ export function appSettings(dataDir: string, secret: SecretStore): AppSettings {
       secretKept: kept,
       secretStorageProblem: secret.storageProblem(),
       filePrinterFolder: s.filePrinterFolder,
+      siteUrl: s.siteUrl,
+      siteKey: s.siteKey,
+      hasSiteSecret: siteKept !== null,
+      siteSecretKept: siteKept,
       mode: s.mode,
       defaultPrinter: s.defaultPrinter,
       lastPrinter: s.lastPrinter,
@@ -84,15 +108,9 @@ export function appSettings(dataDir: string, secret: SecretStore): AppSettings {
   return {
     get: async () => view(await file.read()),
     async update(patch) {
-      const { apiSecret, secretForSessionOnly, ...rest } = patch;
-      if (apiSecret !== undefined) {
-        try {
-          await secret.set(apiSecret === '' ? null : apiSecret, secretForSessionOnly ? 'session' : 'stored');
-        } catch (e) {
-          if (!(e instanceof SecretNotProtectedError)) throw e;
-          throw new IpcError('invalid', e.message, 'apiSecret', 'settings');
-        }
-      }
+      const { apiSecret, secretForSessionOnly, siteSecret: site, siteSecretForSessionOnly, ...rest } = patch;
+      if (apiSecret !== undefined) await keepSecret(secret, apiSecret, secretForSessionOnly, 'apiSecret');
+      if (site !== undefined) await keepSecret(siteSecret, site, siteSecretForSessionOnly, 'siteSecret');
       const next = await file.update((s) => {
         const out = { ...s };
         for (const [k, v] of Object.entries(rest))

@@ -2,7 +2,8 @@
  * The app's templates: bundled with the app, the user's folder (`<data dir>/templates`, where imported files
  * go) and captured from the hosted API (`<data dir>/captured`, the same folder `labeldesk capture` and the
  * CLI's offline fallback use). Every lookup re-reads the folders, so a file edited outside the app applies to
- * the next preview.
+ * the next preview. With the site server as the backend (issue #24) the list is the site's templates
+ * (./site-templates.ts) and the user's own; when the site cannot be asked, the local ones as without it.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,17 +12,20 @@ import { FileWriteError, writeFileAtomic } from '../../src/node/files/atomic-fil
 import { bundledTemplatesDir } from '../../src/node/assets';
 import { folderStore, layeredStore } from '../../src/node/template-store';
 import { looksLikeMarkup, templatesFromMarkup } from '../../src/model/from-markup';
-import { TemplateValidationError, type Problem } from '../../src/model/errors';
+import { TemplateNotFound, TemplateValidationError, type Problem } from '../../src/model/errors';
 import { parseJsonText, parseTemplate, parseTemplateText } from '../../src/model/parse';
 import { templateFileNameProblem } from '../../src/model/template-name';
 import { IpcError } from '../../src/ipc/errors';
+import { ApiError } from '../../src/backends/errors';
 import { templateRevisions } from './template-revisions';
+import type { SiteTemplateSource } from './site-templates';
 import type { Template } from '../../src/model/schema';
 import { elementFields } from '../../src/ipc/preview-label';
 import {
   findTemplate,
   TEMPLATE_ORIGINS,
   type TemplateEntry,
+  type TemplateOrigin,
   type TemplateStore,
 } from '../../src/model/store';
 import type {
@@ -39,10 +43,13 @@ import type {
 export interface AppTemplates {
   /** All three sources, later ones overriding earlier by name (what the local engine and fallback use). */
   readonly store: TemplateStore;
+  /** The templates bundled with the app alone. */
+  readonly bundled: TemplateStore;
   list(
     recent: readonly TemplateRef[],
   ): Promise<{ templates: TemplateSummary[]; broken: BrokenTemplateView[] }>;
-  get(ref: TemplateRef): Promise<TemplateEntry>;
+  /** `cached`: a site template as fetched last, when there is one (previews: no request per keystroke). */
+  get(ref: TemplateRef, cached?: boolean): Promise<Pick<TemplateEntry, 'template' | 'file'>>;
   detail(ref: TemplateRef): Promise<TemplateDetail>;
   /** Checks a template file's text and saves it in the user's folder under its name. */
   importFile(fileName: string, text: string): Promise<TemplateSummary>;
@@ -108,9 +115,13 @@ export function templateFolders(dataDir: string) {
 
 const sameRef = (a: TemplateRef, b: TemplateRef) => a.source === b.source && a.name === b.name;
 
-export function summarize(entry: TemplateEntry, recent: readonly TemplateRef[] = []): TemplateSummary {
+export function summarize(
+  entry: TemplateEntry,
+  recent: readonly TemplateRef[] = [],
+  source: TemplateSource = entry.origin,
+): TemplateSummary {
   const { template } = entry;
-  const ref = { source: entry.origin, name: template.name };
+  const ref = { source, name: template.name };
   return {
     ref,
     title: template.title ?? template.name,
@@ -122,22 +133,36 @@ export function summarize(entry: TemplateEntry, recent: readonly TemplateRef[] =
   };
 }
 
-export function appTemplates(dataDir: string): AppTemplates {
+export function appTemplates(dataDir: string, site?: SiteTemplateSource): AppTemplates {
   const folders = templateFolders(dataDir);
-  const stores: Record<TemplateSource, TemplateStore> = {
+  const stores: Record<TemplateOrigin, TemplateStore> = {
     bundled: folderStore(bundledTemplatesDir(), 'bundled', { fixed: true }),
     user: folderStore(folders.user, 'user'),
     captured: folderStore(folders.captured, 'captured'),
   };
   const store = layeredStore([stores.bundled, stores.captured, stores.user]);
 
-  const get = async (ref: TemplateRef): Promise<TemplateEntry> =>
-    findTemplate(await stores[ref.source].list(), ref.name);
+  const get = async (ref: TemplateRef, cached = false): Promise<Pick<TemplateEntry, 'template' | 'file'>> => {
+    if (ref.source !== 'site') return findTemplate(await stores[ref.source].list(), ref.name);
+    if (!site) throw new TemplateNotFound(ref.name);
+    return { template: await site.get(ref.name, cached) };
+  };
+
+  /** The site's templates when it is the backend and answers; undefined otherwise (then the local ones list). */
+  const siteListing = async () => {
+    try {
+      return await site?.list();
+    } catch (e) {
+      // Unreachable, refused, not a site server: the top bar says so; the local templates are listed meanwhile.
+      if (e instanceof ApiError) return undefined;
+      throw e;
+    }
+  };
 
   const save = async (
     folder: string,
     template: Template,
-    origin: TemplateSource,
+    origin: TemplateOrigin,
   ): Promise<TemplateSummary> => {
     await writeFileAtomic(join(folder, `${template.name}.json`), templateText(template), 0o644);
     return summarize({ template, origin });
@@ -179,22 +204,35 @@ export function appTemplates(dataDir: string): AppTemplates {
 
   return {
     store,
+    bundled: stores.bundled,
     get,
     async list(recent) {
+      const fromSite = await siteListing();
+      // With the site: its templates and the user's own (bundled ones come through the site, captured ones are
+      // the hosted API's).
+      const origins: readonly TemplateOrigin[] = fromSite ? ['user'] : TEMPLATE_ORIGINS;
       const listings = await Promise.all(
-        TEMPLATE_ORIGINS.map(async (source) => ({
+        origins.map(async (source) => ({
           source,
           listing: await stores[source].list(),
         })),
       );
-      const templates = listings.flatMap(({ listing }) => listing.templates.map((e) => summarize(e, recent)));
-      const broken = listings.flatMap(({ source, listing }) =>
-        listing.broken.map((b) => ({
-          file: b.file,
-          source,
-          problems: b.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)),
-        })),
-      );
+      const templates = [
+        ...(fromSite?.templates ?? []).map((template) =>
+          summarize({ template, origin: 'bundled' }, recent, 'site'),
+        ),
+        ...listings.flatMap(({ listing }) => listing.templates.map((e) => summarize(e, recent))),
+      ];
+      const broken = [
+        ...(fromSite?.broken ?? []),
+        ...listings.flatMap(({ source, listing }) =>
+          listing.broken.map((b) => ({
+            file: b.file,
+            source,
+            problems: b.problems.map((p) => (p.path ? `${p.path}: ${p.message}` : p.message)),
+          })),
+        ),
+      ];
       const rank = (t: TemplateSummary) => {
         const i = recent.findIndex((r) => sameRef(r, t.ref));
         return i < 0 ? Number.MAX_SAFE_INTEGER : i;

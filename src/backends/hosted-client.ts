@@ -100,10 +100,10 @@ export function parseRetryAfter(header: string | null, now: number): number | un
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-const isJsonType = (contentType: string): boolean =>
+export const isJsonType = (contentType: string): boolean =>
   /^application\/(?:[\w.-]+\+)?json\b/i.test(contentType.trim());
 
-function describeNetworkFailure(code: string | undefined): string {
+export function describeNetworkFailure(code: string | undefined): string {
   switch (code) {
     case 'ECONNREFUSED':
       return 'the connection was refused';

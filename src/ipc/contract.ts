@@ -16,9 +16,12 @@ import type { PrinterState } from '../printers/status';
 
 // ---------------------------------------------------------------- shared request pieces
 
-/** Where a template comes from: the app's bundled set, the user's folder, or captured from the hosted API. */
-export const TEMPLATE_SOURCES = TEMPLATE_ORIGINS;
-export type TemplateSource = TemplateOrigin;
+/**
+ * Where a template comes from: the app's bundled set, the user's folder, captured from the hosted API, or the
+ * site server's (issue #24: Settings → Site server; fetched from it, never kept as a file).
+ */
+export const TEMPLATE_SOURCES = [...TEMPLATE_ORIGINS, 'site'] as const;
+export type TemplateSource = TemplateOrigin | 'site';
 
 export const TemplateRefSchema = z.strictObject({
   source: z.enum(TEMPLATE_SOURCES),
@@ -42,8 +45,12 @@ export const LabelSchema = z.strictObject({ ref: TemplateRefSchema, values: Fiel
 export const OUTPUT_FORMATS = ['pdf', 'zpl', 'svg', 'png'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export const BACKEND_MODES = ['hosted', 'local'] as const;
-/** `hosted`: the hosted API renders (bundled engine when it is unreachable); `local`: always the bundled engine. */
+export const BACKEND_MODES = ['hosted', 'local', 'site'] as const;
+/**
+ * `hosted`: the hosted API renders (bundled engine when it is unreachable); `local`: always the bundled engine;
+ * `site`: the site server (`labeldesk serve --database`) is the backend — its templates, its counters, its
+ * history; when it is unreachable only bundled templates without counters print locally.
+ */
 export type BackendMode = (typeof BACKEND_MODES)[number];
 
 function isLoopbackUrl(url: string): boolean {
@@ -55,17 +62,17 @@ function isLoopbackUrl(url: string): boolean {
   }
 }
 
+/** https, or http to this computer only (the secret travels in a header: never in clear over a network). */
+const secretSafeUrl = z
+  .url({ protocol: /^https?$/, error: 'expected an https:// URL' })
+  .max(500)
+  .refine((url) => url.startsWith('https:') || isLoopbackUrl(url), {
+    message:
+      'use https:// (http:// only for 127.0.0.1 or localhost): the API secret must not cross a network in clear',
+  });
+
 export const SettingsPatchSchema = z.strictObject({
-  /** https, or http to this computer only (the secret travels in a header: never in clear over a network). */
-  apiBaseUrl: z
-    .url({ protocol: /^https?$/, error: 'expected an https:// URL' })
-    .max(500)
-    .refine((url) => url.startsWith('https:') || isLoopbackUrl(url), {
-      message:
-        'use https:// (http:// only for 127.0.0.1 or localhost): the API secret must not cross a network in clear',
-    })
-    .nullable()
-    .optional(),
+  apiBaseUrl: secretSafeUrl.nullable().optional(),
   apiKey: z.string().trim().max(200).nullable().optional(),
   /** Write-only: stored encrypted in main, never returned. `null` forgets it. */
   apiSecret: z.string().max(500).nullable().optional(),
@@ -74,6 +81,14 @@ export const SettingsPatchSchema = z.strictObject({
    * protect a stored secret: `SettingsView.secretStorageProblem`).
    */
   secretForSessionOnly: z.boolean().optional(),
+  /** The site server's base URL (`labeldesk serve --database`; https, or http to this computer only). */
+  siteUrl: secretSafeUrl.nullable().optional(),
+  /** The site key's id (`labeldesk keys create --database …`). */
+  siteKey: z.string().trim().max(200).nullable().optional(),
+  /** Write-only, like `apiSecret`: kept by main, never returned. `null` forgets it. */
+  siteSecret: z.string().max(500).nullable().optional(),
+  /** With `siteSecret`: keep it in memory for this session only. */
+  siteSecretForSessionOnly: z.boolean().optional(),
   mode: z.enum(BACKEND_MODES).optional(),
   defaultPrinter: printerId.nullable().optional(),
   /** The printer last chosen on the Print screen (chosen again after a reload). */
@@ -152,6 +167,11 @@ export interface SettingsView {
    * in main's own folder dialog (`settings.chooseFilePrinterFolder`), never set from a payload.
    */
   filePrinterFolder: string | null;
+  siteUrl: string | null;
+  siteKey: string | null;
+  /** Whether a site secret is kept (it never leaves main). */
+  hasSiteSecret: boolean;
+  siteSecretKept: 'stored' | 'session' | null;
   mode: BackendMode;
   defaultPrinter: string | null;
   lastPrinter: string | null;
@@ -163,10 +183,10 @@ export interface SettingsView {
 
 export interface ConnectionStatus {
   /** The backend the next print uses. */
-  backend: 'hosted' | 'local';
+  backend: 'hosted' | 'local' | 'site';
   /**
-   * `online`: the hosted API answered last time; `offline`: it did not (the bundled engine stands in);
-   * `refused`: it answered 401 (key or secret wrong: Settings).
+   * `online`: the hosted API (the site server, with `backend` site) answered last time; `offline`: it did not
+   * (the bundled engine stands in); `refused`: it answered 401 (key or secret wrong: Settings).
    */
   hosted: 'online' | 'offline' | 'refused' | 'unconfigured' | 'unknown';
   /** A sentence for people when something is wrong (wrong secret, unreachable host). */
@@ -393,7 +413,10 @@ export const CHANNELS = {
   /** Main shows its folder dialog; the folder picked becomes `filePrinterFolder` (cancelled: unchanged). */
   'settings.chooseFilePrinterFolder': channel<SettingsView>()(none),
   'connection.status': channel<ConnectionStatus>()(none),
-  'connection.test': channel<ConnectionTestResult>()(none),
+  /** Tests the hosted API (default) or the site server as Settings has them, whichever mode is chosen. */
+  'connection.test': channel<ConnectionTestResult>()(
+    z.strictObject({ target: z.enum(['hosted', 'site']).optional() }),
+  ),
 
   'templates.list': channel<{ templates: TemplateSummary[]; broken: BrokenTemplateView[] }>()(none),
   'templates.get': channel<TemplateDetail>()(z.strictObject({ ref: TemplateRefSchema })),

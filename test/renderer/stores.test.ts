@@ -387,6 +387,10 @@ describe('ui and connection', () => {
         secretKept: 'stored',
         secretStorageProblem: null,
         filePrinterFolder: null,
+        siteUrl: null,
+        siteKey: null,
+        hasSiteSecret: false,
+        siteSecretKept: null,
         mode: 'hosted',
         defaultPrinter: null,
         lastPrinter: null,
@@ -406,7 +410,11 @@ describe('ui and connection', () => {
     await stores.connection.getState().test({ apiKey: 'k2', apiSecret: 'new' });
     expect(order).toEqual(['save', 'test']);
     expect(api.callsTo('settings.update')).toEqual([{ apiKey: 'k2', apiSecret: 'new' }]);
-    expect(stores.connection.getState().testResult).toEqual({ ok: true, message: 'Connected.' });
+    expect(stores.connection.getState().testResult).toEqual({
+      ok: true,
+      message: 'Connected.',
+      target: 'hosted',
+    });
 
     // Nothing unsaved: only the test.
     await stores.connection.getState().test();
@@ -435,6 +443,10 @@ describe('ui and connection', () => {
       secretKept: 'stored',
       secretStorageProblem: null,
       filePrinterFolder: null,
+      siteUrl: null,
+      siteKey: null,
+      hasSiteSecret: false,
+      siteSecretKept: null,
       mode: 'hosted',
       defaultPrinter: null,
       lastPrinter: null,

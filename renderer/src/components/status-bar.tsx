@@ -1,4 +1,4 @@
-/** The top bar: hosted/offline/local, prints used against the hosted allowance, the selected printer. */
+/** The top bar: hosted/site/offline/local, prints used against the hosted allowance, the selected printer. */
 import { describeConnection } from '../store/connection';
 import { printingPrinter } from '../store/jobs';
 import { useConnection, useDocument, useJobs, usePrinters, useStores } from '../store/stores-context';
@@ -34,7 +34,7 @@ export function StatusBar({ screen }: { screen: keyof typeof SCREEN_TITLES }) {
             className="statusbar-item statusbar-action"
             title={status?.message ?? undefined}
             data-testid="connection"
-            onClick={() => ui.getState().go('settings', 'hosted')}
+            onClick={() => ui.getState().go('settings', status?.backend === 'site' ? 'site' : 'hosted')}
           >
             <Pill tone={connection.tone}>{connection.label}</Pill>
           </button>

@@ -14,13 +14,16 @@ import type {
 import { assertNever } from '../../../src/base/assert-never';
 import { toUserError, type UserError } from '../ipc/user-error';
 
+export type TestTarget = 'hosted' | 'site';
+
 export interface ConnectionState {
   info: AppInfo | null;
   status: ConnectionStatus | null;
   settings: SettingsView | null;
   saving: boolean;
   testing: boolean;
-  testResult: { ok: boolean; message: string } | null;
+  /** The last "Test connection": of the hosted API's card or the site server's. */
+  testResult: { ok: boolean; message: string; target: TestTarget } | null;
   error: UserError | null;
   /** Why choosing the folder for file printers failed (shown by that card, not the hosted API's). */
   folderError: UserError | null;
@@ -33,8 +36,11 @@ export interface ConnectionState {
    * failure only means it is not remembered next time, so it is not shown.
    */
   remember(patch: Pick<SettingsPatch, 'lastPrinter'>): Promise<void>;
-  /** Tests the connection; with `unsaved` (the form's changes) saves them first, so what is typed is tested. */
-  test(unsaved?: SettingsPatch): Promise<void>;
+  /**
+   * Tests the hosted API (default) or the site server; with `unsaved` (the form's changes) saves them first, so
+   * what is typed is tested.
+   */
+  test(unsaved?: SettingsPatch, target?: TestTarget): Promise<void>;
   /** Main shows its own folder dialog; the folder picked is the only one file printers may write into. */
   chooseFilePrinterFolder(): Promise<void>;
 }
@@ -47,6 +53,22 @@ export function describeConnection(status: ConnectionStatus | null): {
   action: 'settings' | null;
 } {
   if (!status) return { tone: 'neutral', label: 'Connecting…', action: null };
+  if (status.backend === 'site') {
+    switch (status.hosted) {
+      case 'refused':
+        return { tone: 'warn', label: 'Site server refused the key — open Settings', action: 'settings' };
+      case 'online':
+        return { tone: 'ok', label: 'Site server online', action: null };
+      case 'offline':
+        return { tone: 'warn', label: 'Site server unreachable', action: null };
+      case 'unconfigured':
+        return { tone: 'warn', label: 'Site server not set up — open Settings', action: 'settings' };
+      case 'unknown':
+        return { tone: 'neutral', label: 'Site server: not checked yet', action: null };
+      default:
+        return assertNever(status.hosted, 'site connection state');
+    }
+  }
   if (status.hosted === 'refused') {
     return { tone: 'warn', label: 'Hosted API refused the key — open Settings', action: 'settings' };
   }
@@ -120,16 +142,16 @@ export function createConnectionStore(api: LabelDeskApi) {
         set({ folderError: toUserError(e) });
       }
     },
-    test: async (unsaved) => {
+    test: async (unsaved, target = 'hosted') => {
       if (get().testing || get().saving) return;
       if (unsaved && !(await get().save(unsaved))) return;
       set({ testing: true, testResult: null, error: null });
       try {
-        const result = await api.invoke('connection.test', {});
-        set({ testResult: { ok: result.ok, message: result.message }, status: result.status });
+        const result = await api.invoke('connection.test', target === 'site' ? { target } : {});
+        set({ testResult: { ok: result.ok, message: result.message, target }, status: result.status });
       } catch (e) {
         const error = toUserError(e);
-        set({ testResult: { ok: false, message: error.message } });
+        set({ testResult: { ok: false, message: error.message, target } });
       } finally {
         set({ testing: false });
       }

@@ -14,7 +14,7 @@ export type Zoom = 'fit' | number;
 export const ZOOM_STEPS = [0.25, 0.33, 0.5, 0.67, 0.75, 1, 1.25, 1.5, 2, 3, 4] as const;
 
 /** The settings screen's sections an error action can lead to. */
-export type SettingsSection = 'printers' | 'hosted';
+export type SettingsSection = 'printers' | 'hosted' | 'site';
 
 /**
  * What an error toast is about, when that is a condition the app can see end: `no-printer` (none chosen),

@@ -11,7 +11,12 @@ import { sameRef, visibleTemplates } from '../../store/catalog';
 import { useCatalog, useConnection, useDocument, useStores } from '../../store/stores-context';
 import { CaptureDialog } from './capture-dialog';
 
-const SOURCE_TONE: Record<TemplateSource, Tone> = { bundled: 'neutral', user: 'accent', captured: 'warn' };
+const SOURCE_TONE: Record<TemplateSource, Tone> = {
+  bundled: 'neutral',
+  user: 'accent',
+  captured: 'warn',
+  site: 'ok',
+};
 
 const optionId = (ref: TemplateRef) => `tpl-${ref.source}-${ref.name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 

@@ -16,7 +16,7 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
   const status = useConnection((s) => s.status);
   const saving = useConnection((s) => s.saving);
   const testing = useConnection((s) => s.testing);
-  const testResult = useConnection((s) => s.testResult);
+  const testResult = useConnection((s) => (s.testResult?.target === 'hosted' ? s.testResult : null));
   const error = useConnection((s) => s.error);
   const [baseUrl, setBaseUrl] = useState('');
   const [apiKey, setApiKey] = useState('');
@@ -62,6 +62,7 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
   };
 
   const described = describeConnection(status);
+  const siteInUse = status?.backend === 'site';
 
   return (
     <section
@@ -73,10 +74,14 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
         <h2 id="hosted-title">Hosted API</h2>
         <Pill tone={described.tone}>
           {/* Already in Settings: no "open Settings" here. */}
-          {status?.hosted === 'refused' ? 'Hosted API refused the key' : described.label}
+          {siteInUse
+            ? 'Not used: the site server prints'
+            : status?.hosted === 'refused'
+              ? 'Hosted API refused the key'
+              : described.label}
         </Pill>
       </div>
-      {status?.message && <p className="muted">{status.message}</p>}
+      {status?.message && !siteInUse && <p className="muted">{status.message}</p>}
       <form onSubmit={(e) => void submit(e)}>
         <div className="grid-2">
           <label className="field">
@@ -160,6 +165,13 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
           <label className="radio">
             <input type="radio" name="mode" checked={mode === 'local'} onChange={() => setMode('local')} />
             <span>Offline: always use the bundled engine</span>
+          </label>
+          <label className="radio">
+            <input type="radio" name="mode" checked={mode === 'site'} onChange={() => setMode('site')} />
+            <span>
+              Use the site server
+              <span className="muted small"> (set up under Site server)</span>
+            </span>
           </label>
         </fieldset>
         {error && <ErrorNotice error={error} />}

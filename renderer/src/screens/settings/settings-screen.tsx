@@ -1,10 +1,14 @@
-/** Printers & Settings: printers (status, discover, default), the file printers' folder, the hosted API. */
+/**
+ * Printers & Settings: printers (status, discover, default), the file printers' folder, the hosted API, the site
+ * server.
+ */
 import { useEffect } from 'react';
 import { useConnection, usePrinters, useStores, useUi } from '../../store/stores-context';
 import { CopiesCard } from './copies-card';
 import { FilePrinterFolderCard } from './file-printer-folder-card';
 import { HostedCard } from './hosted-card';
 import { PrintersCard } from './printers-card';
+import { SiteCard } from './site-card';
 
 export function SettingsScreen() {
   const { connection } = useStores();
@@ -40,6 +44,7 @@ export function SettingsScreen() {
       <CopiesCard />
       <FilePrinterFolderCard />
       <HostedCard highlight={section === 'hosted'} />
+      <SiteCard highlight={section === 'site'} />
       {info && (
         <p className="muted small about">
           LabelDesk {info.version} · {info.shell === 'web' ? 'web mode' : 'desktop'} · {info.platform}
