@@ -298,8 +298,8 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
       log(
         'warn',
         { ...fields, from: job.driven_by, label: confirmed + 1, inDoubt },
-        `print queue: print job ${job.id} taken over from ${job.driven_by ?? 'an instance'} at label ${confirmed + 1}` +
-          (inDoubt ? ', which was in flight and is sent again (it may print twice)' : ''),
+        `print queue: print job ${job.id} resumed at label ${confirmed + 1} (driven by ${job.driven_by ?? 'another instance'} before)` +
+          (inDoubt ? '; that label was in flight and is sent again (it may print twice)' : ''),
       );
     }
     try {
