@@ -60,6 +60,14 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
       if (sameRef(document.getState().ref, summary.ref)) void document.getState().selectTemplate(summary.ref);
     },
   });
+  // The templates offered follow the backend: the site server's in site mode, listed again when it answers
+  // after it did not (while it is away the local ones are listed).
+  connection.subscribe((now, before) => {
+    const [a, b] = [now.status, before.status];
+    if (!a || !b) return;
+    const siteBack = a.backend === 'site' && a.hosted === 'online' && b.hosted !== 'online';
+    if (a.backend !== b.backend || siteBack) void catalog.getState().load();
+  });
   // The designer previews the document being edited with the same engine (it has no saved file to name).
   const previewEngine = browser.previewEngine ?? null;
   return { api, ui, jobs, catalog, printers, connection, document, batch, design, previewEngine };

@@ -72,7 +72,7 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
     >
       <div className="card-head">
         <h2 id="hosted-title">Hosted API</h2>
-        <Pill tone={described.tone}>
+        <Pill tone={siteInUse ? 'neutral' : described.tone}>
           {/* Already in Settings: no "open Settings" here. */}
           {siteInUse
             ? 'Not used: the site server prints'

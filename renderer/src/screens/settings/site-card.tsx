@@ -158,7 +158,7 @@ export function SiteCard({ highlight }: { highlight: boolean }) {
         {error && <ErrorNotice error={error} />}
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save'}
+            {saving ? 'Saving…' : 'Save site server'}
           </button>
           <button
             type="button"
@@ -166,7 +166,7 @@ export function SiteCard({ highlight }: { highlight: boolean }) {
             disabled={testing || saving}
             onClick={() => void test()}
           >
-            {testing ? 'Testing…' : 'Test connection'}
+            {testing ? 'Testing…' : 'Test site connection'}
           </button>
           {testResult && (
             <p
