@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { BatchError, type BatchPlan } from '../../src/jobs/batch';
 import type { JobServiceEvent } from '../../src/jobs/events';
-import type { Template } from '../../src/model/schema';
+import type { Markup, Template } from '../../src/model/schema';
 import type {
   AppEvent,
   BatchInput,
@@ -33,6 +33,15 @@ export interface AppJobs {
     ref: TemplateRef,
     values: FieldValues,
     copies: number,
+    printer: PrinterView,
+  ): Promise<{ job: JobView | null; message: string }>;
+  /**
+   * Labels resolved elsewhere (a site server's reprint: the same counter values) printed as given: a tracked job
+   * for label printers, one PDF for OS queues.
+   */
+  printMarkups(
+    ref: TemplateRef,
+    markups: readonly Markup[],
     printer: PrinterView,
   ): Promise<{ job: JobView | null; message: string }>;
   planBatch(input: BatchInput): Promise<BatchPlanView>;
@@ -380,6 +389,24 @@ export function createAppJobs(deps: {
         );
       }
       return view(await service.reprint(id, labels, printer ? { printer: printer.uri } : {}));
+    },
+    async printMarkups(ref, markups, printer) {
+      await refreshNames();
+      const entry = await deps.rendering.entry(ref);
+      const plural = `${markups.length} ${markups.length === 1 ? 'label' : 'labels'}`;
+      if (printer.language === 'pdf') {
+        await sendDocument(printer, await deps.rendering.pdf(entry, markups), entry.template.name);
+        return { job: null, message: `Sent ${plural} as one PDF to ${printer.name}.` };
+      }
+      const { job } = await service.addJob({
+        template: entry.template,
+        ...(entry.baseDir ? { baseDir: entry.baseDir } : {}),
+        printer: printer.uri,
+        rows: [{ data: {} }],
+        copies: markups.length,
+        markups,
+      });
+      return { job: view(job), message: `Printing ${plural} again on ${printer.name}.` };
     },
     printerStatus: (id) => busy.get(id),
     // A job that cannot be resumed now stays listed as unfinished; History resumes it later.

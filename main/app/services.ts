@@ -17,6 +17,7 @@ import { fileSecretStore, type SecretCipher } from './secret-store';
 import { appTemplates } from './templates';
 import { createConnection, type Connection } from './connection';
 import { siteTemplates } from './site-templates';
+import { siteHistory } from './site-history';
 import { folderStore } from '../../src/node/template-store';
 import { bundledTemplatesDir } from '../../src/node/assets';
 import { createRendering } from './rendering';
@@ -108,6 +109,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     refuseLocalCounters: (template, how) => connection.refuseLocalCounters(template, how),
     emit,
   });
+
+  const site = siteHistory({ connection, jobs });
 
   const printerOrUndefined = async (id: string | undefined) =>
     id === undefined ? undefined : printers.get(id);
@@ -211,6 +214,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'batch.plan': (input) => jobs.planBatch(input),
     'batch.start': async ({ printer, skipInvalid, ...input }) =>
       jobs.startBatch(input, await printers.get(printer), skipInvalid),
+
+    'site.jobs': ({ before, limit }) => site.list(before, limit),
+    'site.reprint': async ({ id, printer }) => site.reprint(id, await printers.get(printer)),
 
     'jobs.list': (filter) => jobs.list(filter),
     'jobs.get': ({ id }) => jobs.get(id),

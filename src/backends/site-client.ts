@@ -157,6 +157,8 @@ export class SiteClient {
       case 404:
         if (templateName !== undefined && path.startsWith(`${SITE_PREFIX}templates/`))
           return siteWorded(new HostedTemplateNotFound(templateName, context));
+        // A site route's own 404 names what is missing (`field`: a job id…); an unknown route's does not.
+        if (body.field !== undefined) return siteWorded(new UnexpectedStatusError(status, context));
         return new NotSiteServerError(context);
       case 422:
         return siteWorded(

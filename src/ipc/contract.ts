@@ -377,6 +377,28 @@ export interface LabelView {
   updatedAt: string;
 }
 
+/** A request the site server recorded (GET /site/jobs, issue #24): who, where, when, the first counter numbers. */
+export interface SiteJobView {
+  id: number;
+  /** The label route asked (`fetch-markups` for a workstation's own printer, `print-relay` for the site's). */
+  route: string;
+  template: string;
+  labels: number;
+  /** Who: the API key id (never a secret). */
+  key: string;
+  /** Where: the site server instance that answered, and the site printer of a print-relay job. */
+  instance: string;
+  printer: string | null;
+  /** Counter field → the number of its first label. */
+  counters: Record<string, number>;
+  reprintOf: number | null;
+  /** Why the request failed after it was recorded, or null. */
+  error: string | null;
+  createdAt: string;
+  /** Whether this computer can print it again (the labels of a fetch-markups or print request). */
+  reprintable: boolean;
+}
+
 /** Pushed from main: the renderer refreshes what it shows. */
 export type AppEvent =
   | { kind: 'job'; job: JobView; etaSeconds: number | null; message: string | null }
@@ -526,6 +548,17 @@ export const CHANNELS = {
   /** Gives up on labels not yet sent (one that cannot be rendered holds its job until skipped). */
   'jobs.skip': channel<JobView>()(
     z.strictObject({ id, labels: z.array(z.number().int().min(1)).min(1).max(100_000) }),
+  ),
+  /** The site server's history (site mode only), newest first; `before`: the previous page's `nextBefore`. */
+  'site.jobs': channel<{ jobs: SiteJobView[]; nextBefore: number | null }>()(
+    z.strictObject({ before: id.optional(), limit: z.number().int().min(1).max(500).optional() }),
+  ),
+  /**
+   * A site job's labels again, with the same counter values (the site records the reprint and reserves no
+   * number), printed on this computer's `printer`.
+   */
+  'site.reprint': channel<{ job: JobView | null; message: string }>()(
+    z.strictObject({ id, printer: printerId }),
   ),
   /** The same bytes on the job's printer; on `printer` (another one), the same labels drawn for it. */
   'jobs.reprint': channel<{ job: JobView }>()(

@@ -135,6 +135,16 @@ test('site server: its template, its serials, printed here, never repeated by an
       [other.key, 1, 3, 'site-e2e'],
       [mine.key, 2, 1, 'site-e2e'],
     ]);
+    // The History screen shows the site's history: who, where, when, the first serial of each request.
+    await page.getByRole('link', { name: 'History', exact: true }).click();
+    const rows = page.getByRole('table', { name: 'Site history' }).getByTestId('site-job');
+    await expect(rows).toHaveCount(3);
+    await expect(rows.nth(0)).toContainText(mine.key);
+    await expect(rows.nth(0)).toContainText('serial 4');
+    await expect(rows.nth(1)).toContainText(other.key);
+    await expect(rows.nth(2)).toContainText('serial 1');
+    await expect(rows.nth(2)).toContainText('site-e2e');
+    await screenshot(page, '16-history-site');
     for (const body of await Promise.all(bodies)) expect(body).not.toContain(mine.secret);
     expect(app.stderr()).not.toContain(mine.secret);
     expect(logs.join('\n')).not.toContain(mine.secret);

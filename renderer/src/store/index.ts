@@ -11,6 +11,7 @@ import { createDesignStore } from './design';
 import { DEFAULT_COPIES_SETTINGS, createDocumentStore, type DocumentPorts } from './document';
 import { ACTIVE_JOB_STATES, createJobsStore } from './jobs';
 import { createPrintersStore } from './printers';
+import { createSiteHistoryStore } from './site-history';
 import { createUiStore } from './ui';
 
 /** What the stores need from the browser, injected so tests run without a DOM. */
@@ -26,6 +27,7 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
   const jobs = createJobsStore(api, notifyError);
   const trackJob = (job: JobView) => jobs.getState().track(job);
   const catalog = createCatalogStore(api);
+  const siteHistory = createSiteHistoryStore(api, trackJob);
   const printers = createPrintersStore(
     api,
     (id) => forgetPrinter(id),
@@ -70,7 +72,19 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
   });
   // The designer previews the document being edited with the same engine (it has no saved file to name).
   const previewEngine = browser.previewEngine ?? null;
-  return { api, ui, jobs, catalog, printers, connection, document, batch, design, previewEngine };
+  return {
+    api,
+    ui,
+    jobs,
+    catalog,
+    printers,
+    connection,
+    document,
+    batch,
+    design,
+    siteHistory,
+    previewEngine,
+  };
 }
 
 export type Stores = ReturnType<typeof createStores>;

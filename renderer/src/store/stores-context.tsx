@@ -10,6 +10,7 @@ import type { ConnectionState } from './connection';
 import type { JobsState } from './jobs';
 import type { BatchState } from './batch';
 import type { DesignState } from './design';
+import type { SiteHistoryState } from './site-history';
 
 const StoresContext = createContext<Stores | null>(null);
 
@@ -32,3 +33,5 @@ export const useConnection = <T,>(select: (s: ConnectionState) => T): T =>
 export const useJobs = <T,>(select: (s: JobsState) => T): T => useStore(useStores().jobs, select);
 export const useBatch = <T,>(select: (s: BatchState) => T): T => useStore(useStores().batch, select);
 export const useDesign = <T,>(select: (s: DesignState) => T): T => useStore(useStores().design, select);
+export const useSiteHistory = <T,>(select: (s: SiteHistoryState) => T): T =>
+  useStore(useStores().siteHistory, select);

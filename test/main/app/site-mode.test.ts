@@ -279,6 +279,47 @@ describe('Settings → Site server', () => {
     expect((await history()).length).toBe(jobsBefore + 1);
   });
 
+  it("History: the site's jobs with who, where, when; a reprint prints the same serials and reserves none", async () => {
+    const { jobs, nextBefore } = await call('site.jobs', {});
+    expect(nextBefore).toBeNull();
+    const first = jobs.find((j) => j.key === mine.key && j.counters.serial === 1);
+    expect(first).toMatchObject({
+      route: 'fetch-markups',
+      template: TEMPLATE,
+      labels: 2,
+      instance: 'site-a',
+      printer: null,
+      reprintable: true,
+    });
+    expect(jobs.find((j) => j.key === other.key)?.counters).toEqual({ serial: 3 });
+    const page = await call('site.jobs', { limit: 1 });
+    expect(page.jobs).toHaveLength(1);
+    expect((await call('site.jobs', { before: page.nextBefore!, limit: 1 })).jobs[0]!.id).toBeLessThan(
+      page.jobs[0]!.id,
+    );
+
+    const before = zebra.jobs.length;
+    const sent = await call('site.reprint', { id: first!.id, printer: printerId });
+    await done(sent.job);
+    expect(scanned(before)).toEqual(['SN-000001', 'SN-000002']);
+    const [newest] = (await call('site.jobs', { limit: 1 })).jobs;
+    expect(newest).toMatchObject({ reprintOf: first!.id, key: mine.key, labels: 2 });
+
+    // No number was reserved by the reprint: the next print continues the sequence.
+    const next = zebra.jobs.length;
+    const again = await call('print.submit', {
+      ref: { source: 'site', name: TEMPLATE },
+      values: { note: 'after' },
+      copies: 1,
+      printer: printerId,
+    });
+    await done(again.job);
+    expect(scanned(next)).toEqual(['SN-000007']);
+    expect((await refused('site.reprint', { id: 999_999, printer: printerId })).message).toMatch(
+      /no job 999999/,
+    );
+  });
+
   it('never numbers a counter on this computer: a batch is refused, and so is a counter label while the site is away', async () => {
     const ref = { source: 'site', name: TEMPLATE } as const;
     const batch = await refused('batch.start', {

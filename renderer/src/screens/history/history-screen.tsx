@@ -8,7 +8,8 @@ import type { HistoryFilter } from '../../store/jobs';
 import { ErrorNotice } from '../../components/error-notice';
 import { JobStateChip, LabelStateChip } from '../../components/job-bits';
 import { JobControls } from '../../components/job-controls';
-import { useJobs, usePrinters, useStores } from '../../store/stores-context';
+import { useConnection, useJobs, usePrinters, useStores } from '../../store/stores-context';
+import { SiteHistoryCard } from './site-history-card';
 
 const STATES = JOB_STATE_NAMES;
 
@@ -25,6 +26,7 @@ export function HistoryScreen() {
   const selected = useJobs((s) => s.selected);
   const error = useJobs((s) => s.error);
   const printers = usePrinters((s) => s.printers);
+  const siteMode = useConnection((s) => s.settings?.mode === 'site');
 
   useEffect(() => {
     void jobs.getState().loadList();
@@ -32,6 +34,7 @@ export function HistoryScreen() {
 
   return (
     <div className="screen history-screen">
+      {siteMode && <SiteHistoryCard />}
       <section className="card" aria-labelledby="jobs-title">
         <div className="card-head">
           <h2 id="jobs-title">Jobs</h2>
