@@ -328,6 +328,15 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
   installErrorHandling(app);
   installCors(app, corsOrigins);
 
+  // With the print queue, close() lets the requests in flight answer (those waiting for their print jobs above
+  // all, once the queue let go of them) instead of cutting their connections.
+  const inFlight = new Set<FastifyRequest>();
+  if (printQueue) {
+    app.addHook('onRequest', async (req) => void inFlight.add(req));
+    app.addHook('onResponse', async (req) => void inFlight.delete(req));
+    app.addHook('onRequestAbort', async (req) => void inFlight.delete(req));
+  }
+
   app.addHook('onResponse', async (req, reply) => {
     req.log.info(
       {
@@ -508,7 +517,10 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
       closing = true;
       clearInterval(sweepTimer);
       // The print queue first: its drivers finish the label in flight and hand their printers to other instances.
-      await printQueue?.close();
+      if (printQueue) {
+        await printQueue.close();
+        for (let i = 0; i < 100 && inFlight.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      }
       // Workers first: a render still running in one fails at once (500) instead of holding the close.
       await pool?.close();
       await app.close();

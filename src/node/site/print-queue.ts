@@ -43,10 +43,12 @@
  * epoch. Takeover time is at most `leaseMs` plus one poll (5.5 s by default). Heartbeats and the drivers' writes
  * go through a small pool of their own, so requests filling the site pool cannot starve a heartbeat.
  *
- * Graceful stop (close): no new job is taken and no new request waits; each driver finishes the label in
- * flight and stops before the next (nothing in doubt), releases its lease so another instance goes on at once
- * (within one of its polls), and the requests waiting here are answered 500 ("stopping") while their jobs stay
- * queued and are finished elsewhere. A driver still blocked after `leaseMs` has its connection aborted.
+ * Graceful stop (close): no new job is taken (a new request is answered 500: nothing was queued, send it again);
+ * each driver finishes the label in flight and stops before the next (nothing in doubt) and releases its lease,
+ * so another instance goes on at once (within one of its polls); a driver still blocked after `leaseMs` has its
+ * connection aborted. The requests waiting here wait on for `stopWaitMs` (10 s) — their jobs are being printed
+ * elsewhere by then — and are answered as usual; one still waiting after that is answered 500 saying its job
+ * stays queued and will print, so it is not sent again. The HTTP server closes after that.
  *
  * A lost database connection never stops the process: every failure of the queue's own work is logged and
  * retried at the next poll; a driver that cannot record progress stops (its label then in doubt) and is started
@@ -56,6 +58,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { KindedError } from '../../base/error-kind';
 import {
   PrinterUnavailable,
   type JobFormat,
@@ -77,6 +80,8 @@ export interface PrintQueueSettings {
   retries: number;
   /** How long a finished job's labels (their bytes) are kept, in ms; the job's row stays. */
   keepLabelsMs: number;
+  /** On close, how long the requests waiting here still wait for their jobs (printed elsewhere), in ms. */
+  stopWaitMs: number;
 }
 
 export const PRINT_QUEUE_DEFAULTS: PrintQueueSettings = {
@@ -85,6 +90,7 @@ export const PRINT_QUEUE_DEFAULTS: PrintQueueSettings = {
   waitMs: 120_000,
   retries: 2,
   keepLabelsMs: 7 * 24 * 3_600_000,
+  stopWaitMs: 10_000,
 };
 
 /** How often an instance deletes old labels. */
@@ -177,6 +183,10 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
     ownPool.query<R>(text, values as unknown[]);
 
   let stopping = false;
+  /** Once stopping: when the requests still waiting here give up (performance.now()). */
+  let stopDeadline = Number.POSITIVE_INFINITY;
+  /** The requests waiting here for their jobs. */
+  const waiting = new Set<Promise<void>>();
   const stopped = new AbortController();
   /** Printer id → its running driver. */
   const driving = new Map<number, Promise<void>>();
@@ -567,10 +577,11 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
     const until = performance.now() + settings.waitMs;
     let failing = false;
     for (;;) {
-      if (stopping)
+      if (stopping && performance.now() >= stopDeadline)
         throw new PrinterUnavailable(
           printer,
-          `this server is stopping; print job ${id} stays queued and another instance finishes it`,
+          `this server stopped while print job ${id} waited to be printed; the job stays queued and another ` +
+            'instance prints it — do not send it again',
         );
       try {
         const row = (
@@ -597,8 +608,14 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
             'print queue: cannot read a job (retrying)',
           );
         failing = true;
+        // The job can be neither followed nor cancelled: say so, rather than "not delivered".
         if (performance.now() >= until + settings.waitMs)
-          throw new PrinterUnavailable(printer, `print job ${id}: the site database does not answer`, e);
+          throw new PrinterUnavailable(
+            printer,
+            `print job ${id}: the site database stopped answering while the job waited; it may still be ` +
+              'printed — check the printer or GET /site/jobs before sending it again',
+            e,
+          );
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, settings.pollMs);
@@ -652,10 +669,18 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
         id = await enqueue(printer, job);
       } catch (e) {
         log('error', { printer: printer.id, error: (e as Error).message }, 'print queue: cannot queue a job');
+        // The site database's own verdict (unavailable: 503) stands; anything else is this printer's 500.
+        if (e instanceof KindedError) throw e;
         throw new PrinterUnavailable(printer, 'the print queue (the site database) did not take the job', e);
       }
       void tick();
-      await waitFor(printer, id);
+      const wait = waitFor(printer, id);
+      waiting.add(wait);
+      try {
+        await wait;
+      } finally {
+        waiting.delete(wait);
+      }
     },
   };
 
@@ -666,7 +691,6 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
       if (stopping) return;
       stopping = true;
       clearInterval(tickTimer);
-      for (const wake of [...waiters.values()]) wake();
       stopped.abort();
       // The label in flight finishes; a driver still blocked after a lease's time has its connection cut.
       const force = setTimeout(() => {
@@ -675,6 +699,9 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
       force.unref();
       await Promise.allSettled([...driving.values()]);
       clearTimeout(force);
+      // The requests waiting here wait on a while: their printers are free now, another instance goes on with them.
+      stopDeadline = performance.now() + settings.stopWaitMs;
+      await Promise.allSettled([...waiting]);
       await ownPool.end().catch(() => undefined);
     },
   };

@@ -265,7 +265,7 @@ describe('the shared print queue', () => {
     expect(log).toContain('label 4 was sent again after the connection failed and may have printed twice');
   });
 
-  test('close() hands the printer over at once: the label in flight finishes, nothing is in doubt', async () => {
+  test('close() hands the printer over at once: the label in flight finishes, nothing is in doubt, the waiting request is answered', async () => {
     await site();
     // A slow printer, so the job is still running when A stops.
     printer.setFault({ readDelayMs: 15 });
@@ -277,8 +277,8 @@ describe('the shared print queue', () => {
     expect(leases).toEqual([{ holder: 'A' }]);
     await a.close();
     instances = instances.filter((i) => i !== a);
-    // A's request is answered (the job stays queued; another instance finishes it).
-    expect((await asked).status).toBe(500);
+    // A's request waited on while B printed the rest: delivered in full.
+    expect((await asked).status).toBe(200);
     // With a lease of a minute, only a release lets B go on before the test ends.
     await eventually(
       async () => (await rows<{ state: string }>('SELECT state FROM print_jobs'))[0]?.state === 'done',
@@ -287,6 +287,28 @@ describe('the shared print queue', () => {
     const [job] = await rows<Record<string, unknown>>('SELECT * FROM print_jobs');
     expect(job).toMatchObject({ driven_by: 'B', possible_duplicates: [] });
     expect(b.logs.join('')).toContain('driving printer 7');
+  });
+
+  test('an instance stopping with no other to print its request’s job: 500 saying it stays queued; the next instance prints it', async () => {
+    await site();
+    printer.setFault({ readDelayMs: 15 });
+    const a = await instance('A', { ...FAST, stopWaitMs: 300 });
+    const asked = print(a, 40);
+    await eventually(() => printer.jobs.length >= 5);
+    await a.close();
+    instances = instances.filter((i) => i !== a);
+    const answer = await asked;
+    expect(answer.status).toBe(500);
+    expect(answer.json.message).toMatch(
+      /print job 1 .*stays queued and another instance prints it — do not send it again/,
+    );
+    const [left] = await rows<{ state: string }>('SELECT state FROM print_jobs');
+    expect(left?.state).toBe('printing');
+    await instance('B');
+    await eventually(
+      async () => (await rows<{ state: string }>('SELECT state FROM print_jobs'))[0]?.state === 'done',
+    );
+    expect(serialsOf(printer.jobs)).toEqual(range(1, 40));
   });
 
   test('the database drops every connection mid-job: the instance lives on, the job finishes, at most one label twice and that one reported', async () => {
