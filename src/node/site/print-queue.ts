@@ -31,8 +31,8 @@
  * for `kill -9`, but it lives on one connection for the whole time a printer is driven: with a pool that is a
  * connection taken out of it per printer, and when that connection is lost (a database restart, a network cut)
  * the lock is gone while the process goes on printing, learning of it only on its next query — and PostgreSQL
- * may not notice a half-open connection for as long as TCP keepalive takes, keeping a dead instance's printer
- * locked. A lease row instead says exactly until when (`expires_at`, on the database's clock, so instances'
+ * may not notice a half-open connection (a machine that lost power, a cut network) for as long as TCP keepalive
+ * takes, keeping a dead instance's printer locked. A lease row instead says exactly until when (`expires_at`, on the database's clock, so instances'
  * clocks do not matter) and is fenced: each take gets a new `epoch`, and every write the driver makes before
  * sending a label checks that its lease (printer, holder, epoch) is still current, so an instance whose lease
  * was taken over cannot send another label. The holder renews the lease every `leaseMs / 3`; it also keeps a
@@ -52,7 +52,12 @@
  *
  * A lost database connection never stops the process: every failure of the queue's own work is logged and
  * retried at the next poll; a driver that cannot record progress stops (its label then in doubt) and is started
- * again once the database answers. Jobs submitted by workstations are not yet rows here (issue #24).
+ * again once the database answers.
+ *
+ * Not here yet: jobs submitted by workstations (issue #24) are not rows of this queue. Route 03 still asks the
+ * printer its resolution from the instance that took the request, on a connection of its own, while another
+ * instance may be printing to it (as concurrent requests to one embedded server always have). A job for a
+ * printer no running instance knows stays queued until its request gives up.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
