@@ -20,6 +20,7 @@ import { serveCommand } from './serve-command';
 import { printersCommand, statusCommand } from './printer-commands';
 import { jobsCommand } from './jobs-command';
 import { batchCommand } from './batch-command';
+import { sitePrintersCommand } from './site-printers-command';
 
 export const VERSION = '0.1.0';
 
@@ -44,6 +45,10 @@ const COMMANDS: Record<string, { run: Command; summary: string }> = {
     run: printersCommand,
     summary: 'list USB, serial, CUPS and configured network printers with their URIs',
   },
+  'site-printers': {
+    run: sitePrintersCommand,
+    summary: "a site server's relay printers and profiles in its database: add, list, remove",
+  },
   status: {
     run: statusCommand,
     summary: "a printer's state, model, firmware and dpi (labeldesk status --printer URI)",
@@ -65,7 +70,7 @@ Usage: labeldesk <command> [options]
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .map(([name, c]) => `  ${name.padEnd(13)} ${c.summary}`)
   .join('\n')}
 
 Common options:

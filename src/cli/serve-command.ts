@@ -7,10 +7,13 @@ import { AllowlistError, addressPolicy } from '../node/address-policy';
 import { DEFAULT_LIMITS, type ServerLimits } from '../node/serve/budgets';
 import { DEFAULTS, startServer, type ServerOptions } from '../node/serve/server';
 import {
-  filePrinterGateway,
+  filePrinterLookup,
   readPrintersFile,
+  relayPrinterGateway,
   type FilePrinterGatewayOptions,
+  type PrinterLookup,
 } from '../node/serve/file-printer-gateway';
+import { sitePrinterLookup, sitePrinters } from '../node/site/site-printers';
 import { createTransport } from '../node/printers/open-transport';
 import { createProfileStore } from '../node/printers/profile-store';
 import { describeResends } from '../printers/deliver';
@@ -38,8 +41,10 @@ The seven routes of the Label and Document Rendering API (POST /custom-labels/..
                          (postgres://user:password@host:5432/labeldesk; default: $LABELDESK_DATABASE_URL;
                          without it all is in the data folder). Keys: labeldesk keys create --database URL
   --printers FILE        the print relay: [{"id":7,"uri":"tcp://10.0.0.5:9100","name":"Dock 7"}]
-                         With --database its jobs are queued in the database, and each printer is
-                         driven by one instance at a time; another takes it over if that one stops:
+                         With --database the relay's printers are the site's (labeldesk site-printers
+                         add), plus this file's if given (an id in both is refused: remove one); its
+                         jobs are queued in the database, and each printer is driven by one instance
+                         at a time; another takes it over if that one stops:
   --lease-seconds N      how long a printer stays with an instance that stopped renewing its lease
                          (default ${PRINT_QUEUE_DEFAULTS.leaseMs / 1000})
   --print-wait-seconds N longest a print-relay request waits for its job; then the job is cancelled
@@ -195,6 +200,26 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
   };
   /** The relay's transports, for the print queue's drivers too. */
   let relayTransport: OpenTransport | undefined;
+  /** The printers file's lookup, when given. */
+  let fileLookup: (PrinterLookup & { list(): Promise<{ id: number }[]> }) | undefined;
+  const relay = {
+    onPossibleDuplicates: (printer: { id: number; name: string }, labels: readonly number[]) => {
+      for (const line of describeResends(labels)) {
+        io.stderr(
+          `labeldesk serve: warning: printer ${printer.id} ("${printer.name}"), print-relay job: ${line}\n`,
+        );
+      }
+    },
+  };
+  if (values.printers || databaseUrl) {
+    const env = { ...process.env, ...io.env };
+    relayTransport =
+      deps.openTransport ??
+      ((uri, job) =>
+        createTransport(uri, {
+          cups: { env, contentType: job.format === 'pdf' ? 'pdf' : 'raw', title: 'LabelDesk' },
+        }));
+  }
   if (values.printers) {
     const file = resolvePath(io.cwd, values.printers);
     try {
@@ -203,28 +228,18 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
       if (e instanceof PrintersFileError) throw new CliError(e.message);
       throw new CliError(`--printers ${values.printers}: ${(e as Error).message}`);
     }
-    const env = { ...process.env, ...io.env };
-    const openTransport: OpenTransport =
-      deps.openTransport ??
-      ((uri, job) =>
-        createTransport(uri, {
-          cups: { env, contentType: job.format === 'pdf' ? 'pdf' : 'raw', title: 'LabelDesk' },
-        }));
-    relayTransport = openTransport;
-    options.printers = filePrinterGateway({
+    fileLookup = filePrinterLookup({
       file,
-      openTransport,
       profiles: createProfileStore(options.dataDir),
       onError: (e) =>
         io.stderr(`labeldesk serve: printers file: ${(e as Error).message} (keeping the last good one)\n`),
-      onPossibleDuplicates: (printer, labels) => {
-        for (const line of describeResends(labels)) {
-          io.stderr(
-            `labeldesk serve: warning: printer ${printer.id} ("${printer.name}"), print-relay job: ${line}\n`,
-          );
-        }
-      },
     });
+    if (!databaseUrl)
+      options.printers = relayPrinterGateway({
+        ...relay,
+        lookup: fileLookup,
+        openTransport: relayTransport!,
+      });
   }
 
   // Listen for signals before printing the URL: whoever reads that line may stop us at once.
@@ -235,6 +250,26 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
       )
     : undefined;
   if (db) {
+    // The site's printers (read at each lookup: one added applies to the next request on every instance), and
+    // this instance's printers file if given; an id in both is refused (src/node/site/site-printers.ts).
+    const site = sitePrinters(db, {
+      onInvalid: (id, e) =>
+        io.stderr(`labeldesk serve: site printer ${id} is not used: ${e.message.replace(/\n/g, '; ')}\n`),
+    });
+    options.printers = relayPrinterGateway({
+      ...relay,
+      lookup: sitePrinterLookup(site, fileLookup),
+      openTransport: relayTransport!,
+    });
+    if (fileLookup) {
+      const inFile = new Set((await fileLookup.list()).map((p) => p.id));
+      const both = (await site.list().catch(() => [])).filter((p) => inFile.has(p.id));
+      for (const p of both)
+        io.stderr(
+          `labeldesk serve: warning: printer ${p.id} is both the site's "${p.name}" and in ${values.printers}; ` +
+            'requests for it are refused until one is removed\n',
+        );
+    }
     options.site = {
       db,
       instance: instanceName(),

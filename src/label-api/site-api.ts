@@ -249,12 +249,14 @@ export const SITE_AUDIT_ACTIONS = [
   'key-regenerated',
   'key-revoked',
   'template-saved',
+  'printer-saved',
+  'printer-removed',
 ] as const;
 
 export const SiteAuditQuerySchema = strictQuery({
-  subject: queryText('a key id or a template name')
+  subject: queryText('a key id, a template name or a printer id')
     .optional()
-    .describe('Only entries about this key id or template name.'),
+    .describe('Only entries about this key id, template name or printer id.'),
   action: z
     .enum(SITE_AUDIT_ACTIONS, {
       error: (iss) =>
@@ -280,8 +282,12 @@ export const SiteAuditListSchema = z.object({
         at: dateTime,
         actor: z.string().describe('An API key id, or cli:<OS user>@<host> for the labeldesk command.'),
         action: z.enum(SITE_AUDIT_ACTIONS),
-        subject: z.string().describe('The key id or the template name.'),
-        detail: z.record(z.string(), z.unknown()).describe('A revision, an allowance; never a secret.'),
+        subject: z.string().describe('The key id, the template name, or the printer id.'),
+        detail: z
+          .record(z.string(), z.unknown())
+          .describe(
+            "A revision, an allowance, a printer's name and profile; never a secret or a printer's address.",
+          ),
       }),
     )
     .describe('Newest first.'),
@@ -290,6 +296,24 @@ export const SiteAuditListSchema = z.object({
     .int()
     .nullable()
     .describe('Pass as before= for the next page; null on the last one.'),
+});
+
+/** GET /site/printers */
+export const SitePrinterListSchema = z.object({
+  printers: z
+    .array(
+      z.object({
+        id: z.number().int().describe('The printer_id of print-relay and print-relay-pdf.'),
+        name: z.string(),
+        format: z
+          .enum(['zpl', 'pdf'])
+          .describe('What it prints: zpl through print-relay (03), pdf through print-relay-pdf (04).'),
+      }),
+    )
+    .describe(
+      "The site's printers (labeldesk site-printers add), by id. Their addresses are not given: a client " +
+        'needs only the id.',
+    ),
 });
 
 export type SiteJob = z.infer<typeof SiteJobSchema>;
@@ -309,6 +333,7 @@ export const SITE_COMPONENTS: [string, z.ZodType, 'input' | 'output'][] = [
   ['SiteLabelLookup', SiteLabelLookupSchema, 'output'],
   ['SiteReprintRequest', SiteReprintRequestSchema, 'input'],
   ['SiteAuditList', SiteAuditListSchema, 'output'],
+  ['SitePrinterList', SitePrinterListSchema, 'output'],
 ];
 
 function queryParameters(schema: z.ZodObject): Record<string, unknown>[] {
@@ -452,7 +477,8 @@ export function siteOpenApiPaths(ref: Ref, error: (description: string) => unkno
         ...site,
         operationId: 'siteAudit',
         summary:
-          'The audit log: keys made, given a new secret or revoked, templates saved — who, what, when; newest ' +
+          'The audit log: keys made, given a new secret or revoked, templates saved, printers added, changed or ' +
+          'removed — who, what, when; newest ' +
           'first, a page at a time (append-only)',
         parameters: queryParameters(SiteAuditQuerySchema),
         responses: {
@@ -460,6 +486,16 @@ export function siteOpenApiPaths(ref: Ref, error: (description: string) => unkno
           ...common,
           422: error('A query parameter is invalid or unknown (field names it)'),
         },
+      },
+    },
+    [`${SITE_PREFIX}printers`]: {
+      get: {
+        ...site,
+        operationId: 'siteListPrinters',
+        summary:
+          "The site's printers a print-relay request may name: id, name and the format each takes (set with " +
+          'labeldesk site-printers; never their addresses)',
+        responses: { 200: { description: 'Success', ...json('SitePrinterList') }, ...common },
       },
     },
     [`${SITE_PREFIX}jobs/{id}`]: {

@@ -1,8 +1,11 @@
 /**
- * Node-only: the print relay of `labeldesk serve --printers FILE` (routes 03, 04). The printers file
- * (src/printers/printers-file.ts) maps `printer_id` to a printer URI; it is re-read when it changes, like
- * templates and keys. Connections go through the transports of the printers module (injected as
- * `openTransport`), never through a socket of our own.
+ * Node-only: the print relay of `labeldesk serve` (routes 03, 04): one gateway over a lookup port that says
+ * which printer a `printer_id` is and which profile it prints with —
+ *  - the printers file (`--printers FILE`, src/printers/printers-file.ts: `printer_id` → printer URI, re-read
+ *    when it changes, like templates and keys), profiles from the instance's profile store: `filePrinterLookup`;
+ *  - on a site server, the site database's printers and their profiles (src/node/site/site-printers.ts).
+ * Connections go through the transports of the printers module (injected as `openTransport`), never through a
+ * socket of our own.
  *
  * Which target takes which job:
  *  - ZPL (03): tcp://, usb://, serial:// — links that can also answer the resolution query (spec §4.3 rule 2);
@@ -23,28 +26,47 @@ import {
   type RelayPrinter,
 } from '../../engine/printer-gateway';
 
-export interface FilePrinterGatewayOptions {
-  /** The printers file: `[{"id":7,"uri":"tcp://10.0.0.5:9100","name":"Dock 7"}]`. */
-  file: string;
+/** A printer as a lookup found it, with the profile it prints with. */
+export interface LookedUpPrinter {
+  printer: RelayPrinter;
+  /** Its printer profile (a dpi a person set, darkness, offsets, width), read when a job needs it. */
+  profile(): Promise<PrinterProfile | undefined>;
+}
+
+/** Where the relay's printers come from: the port `relayPrinterGateway` looks printers up through. */
+export interface PrinterLookup {
+  /** The printer registered under `id`, or undefined. May throw a kinded error (the site database unavailable). */
+  find(id: number): Promise<LookedUpPrinter | undefined>;
+}
+
+export interface RelayPrinterGatewayOptions {
+  lookup: PrinterLookup;
   /**
    * Creates a (not yet opened) transport for a printer URI. `format` is the job it will carry (a CUPS queue
    * sends ZPL raw and lets its driver render a PDF); absent for the resolution query.
    */
   openTransport: (uri: string, job: { format?: JobFormat }) => PrinterTransport;
-  /** Heard when the file becomes unreadable or invalid; the last good version stays in use. */
-  onError?: (e: unknown) => void;
   /**
    * Heard when a job was delivered with labels sent again after a fault (they may print twice), for the log.
    */
   onPossibleDuplicates?: (printer: RelayPrinter, labelNumbers: readonly number[]) => void;
   /** Reconnects after a dropped connection or an unconfirmed label (default 2). */
   retries?: number;
+}
+
+export interface FilePrinterLookupOptions {
+  /** The printers file: `[{"id":7,"uri":"tcp://10.0.0.5:9100","name":"Dock 7"}]`. */
+  file: string;
+  /** Heard when the file becomes unreadable or invalid; the last good version stays in use. */
+  onError?: (e: unknown) => void;
   /**
    * The workstation's printer profiles (the composition root passes the profile store). A dpi a person set
    * wins over the printer's answer; width, offsets and darkness apply to every label for that printer.
    */
   profiles?: { get(uri: string): Promise<PrinterProfile | undefined> };
 }
+
+export type FilePrinterGatewayOptions = FilePrinterLookupOptions & Omit<RelayPrinterGatewayOptions, 'lookup'>;
 
 const FORMATS_BY_SCHEME: Record<string, readonly JobFormat[]> = {
   tcp: ['zpl'],
@@ -54,12 +76,20 @@ const FORMATS_BY_SCHEME: Record<string, readonly JobFormat[]> = {
   file: ['pdf'],
 };
 
+/** The job formats a printer URI's target takes (the gateway's `accepts`): ZPL for raw links, PDF for queues. */
+export const formatsOf = (uri: string): readonly JobFormat[] =>
+  FORMATS_BY_SCHEME[uri.split(':')[0] ?? ''] ?? [];
+
 /** Reads and validates a printers file. Throws PrintersFileError (or a JSON/IO error). */
 export async function readPrintersFile(file: string): Promise<ConfiguredPrinter[]> {
   return parsePrintersFile(JSON.parse(await readFile(file, 'utf8')) as unknown, file);
 }
 
-export function filePrinterGateway(options: FilePrinterGatewayOptions): PrinterGateway {
+/** The printers file as a lookup: re-read when it changes; profiles from `profiles` by URI. */
+export function filePrinterLookup(options: FilePrinterLookupOptions): PrinterLookup & {
+  /** Every printer of the file as last read (read again first when it changed). */
+  list(): Promise<RelayPrinter[]>;
+} {
   let version = '';
   let printers = new Map<number, RelayPrinter>();
 
@@ -74,6 +104,30 @@ export function filePrinterGateway(options: FilePrinterGatewayOptions): PrinterG
       options.onError?.(e);
     }
   }
+
+  return {
+    async find(id) {
+      await refresh();
+      const printer = printers.get(id);
+      if (!printer) return undefined;
+      return { printer, profile: async () => options.profiles?.get(printer.uri) };
+    },
+    async list() {
+      await refresh();
+      return [...printers.values()];
+    },
+  };
+}
+
+/** The relay of `labeldesk serve --printers FILE` (and of the app's web mode): the file as the lookup. */
+export function filePrinterGateway(options: FilePrinterGatewayOptions): PrinterGateway {
+  return relayPrinterGateway({ ...options, lookup: filePrinterLookup(options) });
+}
+
+/** The print relay over any lookup: resolution (with the printer's profile), formats, confirmed delivery. */
+export function relayPrinterGateway(options: RelayPrinterGatewayOptions): PrinterGateway {
+  /** The profile of each printer `find` answered (the request's own lookup, not a second one). */
+  const profiles = new WeakMap<RelayPrinter, LookedUpPrinter['profile']>();
 
   /** Runs `use` on an open transport to the printer; every failure becomes PrinterUnavailable. */
   async function withTransport<T>(
@@ -94,14 +148,23 @@ export function filePrinterGateway(options: FilePrinterGatewayOptions): PrinterG
     }
   }
 
+  async function profileOf(printer: RelayPrinter): Promise<PrinterProfile | undefined> {
+    const known = profiles.get(printer);
+    if (known) return known();
+    const found = await options.lookup.find(printer.id);
+    return found && found.printer.uri === printer.uri ? found.profile() : undefined;
+  }
+
   return {
     async find(id) {
-      await refresh();
-      return printers.get(id);
+      const found = await options.lookup.find(id);
+      if (!found) return undefined;
+      profiles.set(found.printer, found.profile);
+      return found.printer;
     },
-    accepts: (printer, format) => (FORMATS_BY_SCHEME[printer.uri.split(':')[0] ?? ''] ?? []).includes(format),
+    accepts: (printer, format) => formatsOf(printer.uri).includes(format),
     resolution: async (printer) => {
-      const profile = await options.profiles?.get(printer.uri);
+      const profile = await profileOf(printer);
       const dpi =
         profile?.dpiSource === 'set'
           ? profile.dpi

@@ -12,7 +12,8 @@
  *   GET  /site/jobs/{id}                  one job, its request, every label with the counter values it printed
  *   POST /site/jobs/{id}/reprint          the same labels again (same counter values, same revision)
  *   GET  /site/labels?counter&value&template   which job and label printed a counter value
- *   GET  /site/audit?subject&action&limit&before  keys made, regenerated, revoked; templates saved
+ *   GET  /site/audit?subject&action&limit&before  keys made, regenerated, revoked; templates saved; printers
+ *   GET  /site/printers                   the site's printers: id, name, the format each takes (no address)
  *
  * Every route needs a key (the label routes' authentication). The history never holds a secret: who is the key id.
  */
@@ -42,6 +43,8 @@ import { counterFields, counterSettings, formatCounter, type CounterValues } fro
 import { JSON_TYPE } from '../serve/http-plumbing';
 import type { SiteDb } from './db';
 import { readAudit, SaveConflict, type SaveExpectation, type SiteTemplates } from './site-stores';
+import { sitePrinters } from './site-printers';
+import { formatsOf } from '../serve/file-printer-gateway';
 
 export interface SiteRoutesOptions {
   db: SiteDb;
@@ -365,6 +368,19 @@ export function installSiteRoutes(app: FastifyInstance, options: SiteRoutesOptio
       });
     },
   );
+
+  // ----------------------------------------------------------------------------------------------- printers
+
+  // The site's printers for a workstation's picker: id, name, format. Never the URI — an address a client does
+  // not need (and the printers of an instance's --printers file are that instance's, not listed).
+  app.get(`${SITE_PREFIX}printers`, auth, async (req, reply) => {
+    parseQuery(SiteTemplateQuerySchema.pick({}), req.query);
+    const printers = (await sitePrinters(db).list()).flatMap((p) => {
+      const format = formatsOf(p.uri)[0];
+      return format ? [{ id: p.id, name: p.name, format }] : [];
+    });
+    return reply.type(JSON_TYPE).send({ printers });
+  });
 
   // ------------------------------------------------------------------------------------------------ history
 
