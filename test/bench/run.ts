@@ -9,6 +9,9 @@
  * Single = the same label rendered again and again (warm caches) through the real ports. Batch = DIFFERENT
  * labels (name, tracking number and order id vary), each timed on its own, through the same render calls with
  * the logo loaded once; "ms" keys are medians per label.
+ *
+ * Sections `app` and `site` run on every core (`site`: `labeldesk serve --database` on a private PostgreSQL, 1–3
+ * instances, needs Debian's postgresql installed; `--section site --out FILE` runs it alone).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -47,6 +50,7 @@ import type { Markup } from '../../src/model/schema';
 import { encodeGfa } from '../../src/zpl/gfa';
 import { buildZplJob } from '../../src/zpl/job';
 import { startZebraEmulator } from '../emulator/zebra-emulator';
+import { postgresBinDir } from '../support/postgres';
 import { batchPorts, dataFor, distinctMarkups, SAMPLE, shippingTemplate } from './inputs';
 import { createPdfmePeer } from './pdfme-peer';
 
@@ -695,6 +699,52 @@ section('load', async () => {
   );
 });
 
+// 8b. The site server (issue #24): `labeldesk serve --database` on one private PostgreSQL, 1, 2 and 3 instances
+// against the embedded store, 32 clients round-robin over the instances; the per-request overhead of PostgreSQL,
+// its round trips, and every counter number unique across instances; see test/bench/site.ts. Like the app, on
+// every core (instances, PostgreSQL and clients share the VM's two): one core cannot show a scale-out.
+section('site', async () => {
+  if (!postgresBinDir()) {
+    // Not a failure of the bench: the site section needs PostgreSQL's binaries (apt-get install postgresql).
+    console.error('  site: skipped, PostgreSQL is not installed (apt-get install postgresql)');
+    result.site_counters_unique = 'n/a';
+    return;
+  }
+  const cores = `0-${Math.max(0, cpus().length - 1)}`;
+  const site = await childJson(
+    'site.ts',
+    [String(q(10, 2)), String(q(2, 1)), String(q(200, 30))],
+    ['taskset', '-c', cores],
+  );
+  const load = site.load as Record<string, Record<string, Record<string, number>>>;
+  for (const [cfg, phases] of Object.entries(load)) {
+    for (const [phase, p] of Object.entries(phases)) {
+      const k = `site_${cfg}_${phase}`;
+      result[`${k}_labels_per_s`] = p.labels_per_s;
+      result[`${k}_p50_ms`] = p.p50_ms;
+      result[`${k}_p99_ms`] = p.p99_ms;
+      if (cfg.startsWith('postgres')) result[`${k}_postgres_cpu_share`] = p.postgres_cpu_share;
+      console.error(
+        `  site ${cfg}, render-zpl ${phase}: ${p.labels_per_s} labels/s, p50 ${p.p50_ms} ms, p99 ${p.p99_ms} ms; CPU: instances ${p.instances_cpu_cores}, PostgreSQL ${p.postgres_cpu_cores} (${Math.round((p.postgres_cpu_share ?? 0) * 100)} % of the CPU used), clients ${p.clients_cpu_cores} cores`,
+      );
+    }
+  }
+  const overhead = site.overhead as Record<string, Record<string, number>>;
+  for (const [name, o] of Object.entries(overhead)) {
+    result[`site_overhead_${name}_ms`] = o.overhead_ms;
+    result[`site_overhead_${name}_ratio`] = o.ratio;
+    console.error(
+      `  site, one request at a time, ${name.replace(/_/g, ' ')}: embedded ${o.embedded_median_ms} ms, PostgreSQL ${o.postgres_median_ms} ms: +${o.overhead_ms} ms (×${o.ratio})`,
+    );
+  }
+  const counters = site.counters as { unique: boolean; reserved_numbers: number };
+  result.site_counters_unique = counters.unique;
+  console.error(
+    `  site counters: ${counters.reserved_numbers} numbers across instances, ${counters.unique ? 'all unique' : 'NOT unique'}; round trips per request ${JSON.stringify(site.round_trips_per_request)}`,
+  );
+  details.site = site;
+});
+
 // 9. The app (issue #21): web mode in Chromium against the Zebra emulator, as a front-desk user feels it —
 // keystroke → preview painted, start, template switch, Print → the printer; see test/bench/app.ts. The renderer is
 // built first (it is what is measured), and the child runs on every core, not the bench's one: the app is a
@@ -809,6 +859,12 @@ const keys = [
   'batch_1000_labels_per_s',
   'batch_1000_peak_rss_mb',
   'memory_rss_growth_kb_per_label_after_gc',
+  'site_postgres_x1_shipping_labels_per_s',
+  'site_postgres_x2_shipping_labels_per_s',
+  'site_postgres_x3_shipping_labels_per_s',
+  'site_overhead_render_zpl_shipping_ms',
+  'site_overhead_render_zpl_counter_ms',
+  'site_counters_unique',
 ];
 console.table(Object.fromEntries(keys.map((k) => [k, { value: result[k] }])));
 if (jsonFile) {
