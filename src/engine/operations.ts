@@ -125,8 +125,10 @@ export interface RequestContext {
    * ones to a worker thread, giving the request's place among the renders to the next one meanwhile.
    */
   outputs?: OutputStage;
-  /** The authenticated key id (never the secret): who reserved counter numbers. */
+  /** The authenticated key id (never the secret): who reserved counter numbers, who queued a print job. */
   apiKey?: string;
+  /** The request's `Idempotency-Key` header (routes 03, 04): handed to the printer gateway with the job. */
+  idempotencyKey?: string;
   /** Render a recorded job's labels again with their counter values (`req.amount` is their count). */
   reprint?: ReprintOf;
 }
@@ -168,6 +170,12 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
   /** What a handler works with: the request's context, the ports holding its loaded images, where it renders. */
   type HandlerContext = RequestContext & { render: RenderPorts; outputs: OutputStage };
 
+  /** Who asks for a relay job, for a gateway that records it. */
+  const requesterOf = (ctx: RequestContext): { apiKey?: string; idempotencyKey?: string } => ({
+    ...(ctx.apiKey !== undefined ? { apiKey: ctx.apiKey } : {}),
+    ...(ctx.idempotencyKey !== undefined ? { idempotencyKey: ctx.idempotencyKey } : {}),
+  });
+
   const handlers: {
     [R in RouteName]: (
       req: RouteRequest<R>,
@@ -193,7 +201,12 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
         },
         ctx.render,
       );
-      await ports.printers.send(printer, { format: 'zpl', labels: zpl.labels });
+      await ports.printers.send(printer, {
+        format: 'zpl',
+        labels: zpl.labels,
+        printerDpi: dpi,
+        ...requesterOf(ctx),
+      });
       return { status: 'sent_to_printer', printer_dpi: dpi };
     },
 
@@ -203,7 +216,7 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
       if (!ports.printers?.accepts(printer, 'pdf')) throw new PrinterRefusesFormat(printer, 'pdf');
       const [pdf] = await ctx.outputs.pdf(markups, ctx.render, { merge: true, title: req.label_name });
       if (!pdf) throw new Error('renderPdfLabels returned no PDF');
-      await ports.printers.send(printer, { format: 'pdf', labels: [pdf] });
+      await ports.printers.send(printer, { format: 'pdf', labels: [pdf], ...requesterOf(ctx) });
       return { status: 'sent_to_printer_png' };
     },
 

@@ -31,6 +31,22 @@ export interface PrinterResolution {
 
 export type JobFormat = 'zpl' | 'pdf';
 
+/** One print-relay job as the operations hand it to the gateway. */
+export interface RelayJob {
+  format: JobFormat;
+  /** One ZPL format per copy, or the one PDF document. */
+  labels: readonly (string | Uint8Array)[];
+  /** Who asked: the request's API key id (never the secret), for a queue that records it. */
+  apiKey?: string;
+  /**
+   * The request's `Idempotency-Key`: a gateway that keeps jobs (a site server's print queue) delivers one job per
+   * key and API key, however often the request is sent; others ignore it.
+   */
+  idempotencyKey?: string;
+  /** The resolution the job was rendered at (route 03), so a repeated request can be answered the same. */
+  printerDpi?: number;
+}
+
 export interface PrinterGateway {
   /** The printer registered under `id`, or undefined. */
   find(id: number): Promise<RelayPrinter | undefined>;
@@ -42,10 +58,7 @@ export interface PrinterGateway {
    * Delivers one job: `labels` holds one ZPL format per copy, or the one PDF document. Resolves once the printer
    * confirmed every label (or the OS queue accepted the document). Throws PrinterUnavailable otherwise.
    */
-  send(
-    printer: RelayPrinter,
-    job: { format: JobFormat; labels: readonly (string | Uint8Array)[] },
-  ): Promise<void>;
+  send(printer: RelayPrinter, job: RelayJob): Promise<void>;
 }
 
 /** A printer that cannot be reached, did not answer, or refused the job. The message names the printer. */

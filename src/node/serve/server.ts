@@ -184,6 +184,27 @@ const HOST_HEADER = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$
 /** The status logged for a request whose client hung up before its render began (nginx's 499). */
 const CLIENT_CLOSED = 499;
 
+/** The print-relay routes, whose requests may carry an `Idempotency-Key`. */
+const RELAY_ROUTES: ReadonlySet<RouteName> = new Set(['print-relay', 'print-relay-pdf']);
+
+/**
+ * The `Idempotency-Key` header of a print-relay request (1 to 200 visible ASCII characters, a UUID say), or
+ * undefined. A site server's print queue delivers one job per key and API key (assets/sql/006); elsewhere it
+ * is accepted and has no effect.
+ */
+function idempotencyKeyOf(req: FastifyRequest): string | undefined {
+  const raw = req.headers['idempotency-key'];
+  if (raw === undefined) return undefined;
+  const value = (Array.isArray(raw) ? raw.join(', ') : raw).trim();
+  if (!/^[\x20-\x7e]{1,200}$/.test(value))
+    throw new HttpError(
+      422,
+      'Idempotency-Key: expected 1 to 200 visible ASCII characters (a UUID, an order number)',
+      'Idempotency-Key',
+    );
+  return value;
+}
+
 /** A render skipped because its client is gone. */
 class ClientClosed extends Error {
   override name = 'ClientClosed';
@@ -317,13 +338,6 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     },
     { sharedCopies: true },
   );
-  if (printQueue) {
-    // The queue records who asked for each job: the key of the request whose operation queues it.
-    const run = ops.run;
-    ops.run = (route, req, ctx, beforeRender) =>
-      printQueue.onBehalfOf(ctx.apiKey ?? '', () => run(route, req, ctx, beforeRender));
-  }
-
   installBodyParser(app);
   installErrorHandling(app);
   installCors(app, corsOrigins);
@@ -387,6 +401,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     req: FastifyRequest,
     reply: FastifyReply,
     reprint?: ReprintOf,
+    idempotencyKey?: string,
   ): Promise<FastifyReply> {
     const key = req.apiKey ?? '';
     let reservation: Reservation | undefined;
@@ -408,6 +423,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
                   ? { outputs: offloadingOutputs(pool, limits.heavyRenderDots, place) }
                   : {}),
                 ...(reprint ? { reprint } : {}),
+                ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
               },
               async (copies, markups) => {
                 if (rendering) checkOutputDots(data, markups, limits.outputDots);
@@ -434,6 +450,46 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     }
   }
 
+  /**
+   * A print-relay request sent again with the `Idempotency-Key` of a job already queued (its client lost the
+   * answer, on this instance or another): no render, no counter numbers, no second job — it waits for that job
+   * and answers as the first request would have (`Idempotent-Replayed: true`). False when the key is new.
+   */
+  async function answerQueuedJob(
+    name: RouteName,
+    printerId: number | undefined,
+    req: FastifyRequest,
+    reply: FastifyReply,
+    idempotencyKey: string,
+  ): Promise<boolean> {
+    if (!printQueue) return false;
+    const job = await printQueue.queued(req.apiKey ?? '', idempotencyKey);
+    if (!job) return false;
+    const format = name === 'print-relay' ? 'zpl' : 'pdf';
+    if (job.printerId !== printerId || job.format !== format)
+      throw new HttpError(
+        422,
+        `Idempotency-Key: already used by this API key for a ${job.format === 'zpl' ? 'print-relay' : 'print-relay-pdf'} ` +
+          `job to printer ${job.printerId}; send another request with a new key`,
+        'Idempotency-Key',
+      );
+    const printer = (await printQueue.gateway.find(job.printerId)) ?? {
+      id: job.printerId,
+      name: `printer ${job.printerId}`,
+      uri: '(not in this instance’s printers)',
+    };
+    await printQueue.follow(printer, job);
+    reply
+      .header('Idempotent-Replayed', 'true')
+      .type(JSON_TYPE)
+      .send(
+        format === 'zpl'
+          ? { status: 'sent_to_printer', printer_dpi: job.printerDpi }
+          : { status: 'sent_to_printer_png' },
+      );
+    return true;
+  }
+
   for (const name of ROUTE_NAMES) {
     const route = API_ROUTES[name];
     // The hosted service's public names (print-node, print-node-pdf) are the same handler, counted as `name`.
@@ -441,7 +497,20 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
       app.post(`${API_PREFIX}${path}`, { onRequest: authenticate }, async (req, reply) => {
         const parsed = route.request.safeParse(req.body, { reportInput: true });
         if (!parsed.success) throw invalidRequest(parsed.error);
-        return answerLabelRoute(name, parsed.data as RouteRequest<typeof name>, req, reply);
+        const idempotencyKey = RELAY_ROUTES.has(name) ? idempotencyKeyOf(req) : undefined;
+        if (idempotencyKey !== undefined && printQueue) {
+          const printerId = 'printer_id' in parsed.data ? Number(parsed.data.printer_id) : undefined;
+          // (A boolean, not the reply: an awaited FastifyReply is a thenable, which resolves to nothing.)
+          if (await answerQueuedJob(name, printerId, req, reply, idempotencyKey)) return reply;
+        }
+        return answerLabelRoute(
+          name,
+          parsed.data as RouteRequest<typeof name>,
+          req,
+          reply,
+          undefined,
+          idempotencyKey,
+        );
       });
     }
   }

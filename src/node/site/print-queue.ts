@@ -59,7 +59,6 @@
  * instance may be printing to it (as concurrent requests to one embedded server always have). A job for a
  * printer no running instance knows stays queued until its request gives up.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -68,6 +67,7 @@ import {
   PrinterUnavailable,
   type JobFormat,
   type PrinterGateway,
+  type RelayJob,
   type RelayPrinter,
 } from '../../engine/printer-gateway';
 import { DeliveryFailed, deliverLabels, describeResends } from '../../printers/deliver';
@@ -122,10 +122,24 @@ export interface SitePrintQueueOptions {
 export interface SitePrintQueue {
   /** The print relay's gateway: `send` queues the job and waits for its end. */
   gateway: PrinterGateway;
-  /** Runs `work` with `apiKey` as the requester of any job it queues (recorded as the job's `api_key`). */
-  onBehalfOf<T>(apiKey: string, work: () => T): T;
+  /**
+   * The job an earlier request of `apiKey` queued under `idempotencyKey`, if any (the request sent again):
+   * the caller answers with `follow` instead of rendering and queueing it a second time.
+   */
+  queued(apiKey: string, idempotencyKey: string): Promise<QueuedJob | undefined>;
+  /** Waits for a queued job to end, as `gateway.send` does for its own; throws PrinterUnavailable likewise. */
+  follow(printer: RelayPrinter, job: QueuedJob): Promise<void>;
   /** Stops driving (the label in flight finished, leases released) and stops waiting; see the file comment. */
   close(): Promise<void>;
+}
+
+/** A job already in the queue, found by its idempotency key. */
+export interface QueuedJob {
+  id: string;
+  printerId: number;
+  format: JobFormat;
+  /** What route 03 rendered at (its answer's printer_dpi). */
+  printerDpi: number | null;
 }
 
 /** This instance's lease of a printer was taken over or ran out: it must not write to the printer any more. */
@@ -174,7 +188,6 @@ const LEASE_HELD = `EXISTS (SELECT 1 FROM printer_leases
 export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
   const settings: PrintQueueSettings = { ...PRINT_QUEUE_DEFAULTS, ...options.settings };
   const { db, instance, printers, log } = options;
-  const requester = new AsyncLocalStorage<string>();
   // The drivers' own connections (heartbeats and per-label writes): the site pool's settings, fewer of them,
   // and no statement waited for longer than a lease (a driver stuck on a vanished server would hold its printer
   // here forever, and close() with it).
@@ -557,24 +570,66 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
 
   // ----------------------------------------------------------------------------------------------- requests
 
-  async function enqueue(
-    printer: RelayPrinter,
-    job: { format: JobFormat; labels: readonly (string | Uint8Array)[] },
-  ): Promise<string> {
+  /**
+   * Stores the job with its labels in one statement. With an idempotency key already used by the same API key
+   * (two copies of one request that both got this far) nothing is stored and the earlier job's id is returned:
+   * the request then waits for that one.
+   */
+  async function enqueue(printer: RelayPrinter, job: RelayJob): Promise<string> {
     const payloads = job.labels.map((l) => Buffer.from(toBytes(l)));
     const inserted = await db.query<{ id: string }>(
       `WITH j AS (
-         INSERT INTO print_jobs (printer_id, format, api_key, accepted_by, labels)
-           VALUES ($1, $2, $3, $4, $5) RETURNING id),
+         INSERT INTO print_jobs (printer_id, format, api_key, accepted_by, labels, idempotency_key, printer_dpi)
+           VALUES ($1, $2, $3, $4, $5, $7, $8)
+           ON CONFLICT (api_key, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+           RETURNING id),
        l AS (
          INSERT INTO print_labels (job_id, number, payload)
            SELECT j.id, u.n, u.p FROM j, unnest($6::bytea[]) WITH ORDINALITY AS u(p, n))
        SELECT id FROM j`,
-      [printer.id, job.format, requester.getStore() ?? '', instance, payloads.length, payloads],
+      [
+        printer.id,
+        job.format,
+        job.apiKey ?? '',
+        instance,
+        payloads.length,
+        payloads,
+        job.idempotencyKey ?? null,
+        job.printerDpi ?? null,
+      ],
     );
     const id = inserted.rows[0]?.id;
-    if (id === undefined) throw new Error('the print job was not stored');
-    return id;
+    if (id !== undefined) return id;
+    const earlier = job.idempotencyKey ? await queued(job.apiKey ?? '', job.idempotencyKey) : undefined;
+    if (!earlier) throw new Error('the print job was not stored');
+    return earlier.id;
+  }
+
+  async function queued(apiKey: string, idempotencyKey: string): Promise<QueuedJob | undefined> {
+    const { rows } = await db.query<{
+      id: string;
+      printer_id: number;
+      format: JobFormat;
+      printer_dpi: number | null;
+    }>(
+      'SELECT id, printer_id, format, printer_dpi FROM print_jobs WHERE api_key = $1 AND idempotency_key = $2',
+      [apiKey, idempotencyKey],
+    );
+    const row = rows[0];
+    return row
+      ? { id: row.id, printerId: row.printer_id, format: row.format, printerDpi: row.printer_dpi }
+      : undefined;
+  }
+
+  /** Waits for `id` like a request of this instance: counted among the waits close() lets finish. */
+  async function followJob(printer: RelayPrinter, id: string): Promise<void> {
+    const wait = waitFor(printer, id);
+    waiting.add(wait);
+    try {
+      await wait;
+    } finally {
+      waiting.delete(wait);
+    }
   }
 
   /** Waits for job `id` to end; throws PrinterUnavailable when it failed, was given up, or we stop. */
@@ -679,19 +734,17 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
         throw new PrinterUnavailable(printer, 'the print queue (the site database) did not take the job', e);
       }
       void tick();
-      const wait = waitFor(printer, id);
-      waiting.add(wait);
-      try {
-        await wait;
-      } finally {
-        waiting.delete(wait);
-      }
+      await followJob(printer, id);
     },
   };
 
   return {
     gateway,
-    onBehalfOf: (apiKey, work) => requester.run(apiKey, work),
+    queued,
+    async follow(printer, job) {
+      if (stopping) throw new PrinterUnavailable(printer, 'this server is stopping; send the job again');
+      await followJob(printer, job.id);
+    },
     async close() {
       if (stopping) return;
       stopping = true;

@@ -227,14 +227,21 @@ test(
 test('SIGTERM of the instance driving the printer: it finishes the label in flight and lets go; another goes on at once, nothing twice', async () => {
   // A lease of a minute: only its release lets the other instance go on within this test.
   const { setup, key, secret, started } = await site(['x', 'y'], 60);
-  const [driver, other] = started as [Serve, Serve];
   const before = printer.jobs.length;
   const received = () => serialsOf(printer.jobs.slice(before));
   printer.setFault({ readDelayMs: 4 });
-  const answer = print(driver, 150, key, secret);
+  // Sent to the first; whichever instance's driver took the printer's lease is the one stopped (on a loaded
+  // machine the other one's poll may win).
+  const answer = print(started[0]!, 150, key, secret);
   const stopAt = 20 + Math.floor(Math.random() * 101);
   await until(() => received().length >= stopAt, 20_000, 1);
   expect(received().length).toBeLessThan(150);
+  const lease = (
+    await setup.query<{ holder: string }>('SELECT holder FROM printer_leases WHERE printer_id = 7')
+  ).rows[0];
+  const driver = started.find((s) => s.instance === lease?.holder);
+  const other = started.find((s) => s !== driver);
+  if (!driver || !other) throw new Error(`the lease holder ${lease?.holder} is not one of ours`);
   driver.child.kill('SIGTERM');
   // It exits once its request is answered (the other instance prints the rest meanwhile).
   await driver.exited;

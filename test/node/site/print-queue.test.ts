@@ -384,3 +384,77 @@ describe('the shared print queue', () => {
     expect(job?.error).toMatch(/label 1 of 2 was not confirmed/);
   });
 });
+
+describe('Idempotency-Key: a print-relay request sent again is delivered once', () => {
+  async function send(
+    at: Instance,
+    key: string | undefined,
+    body: Record<string, unknown>,
+    signal?: AbortSignal,
+  ) {
+    const response = await fetch(`${at.server.url}/custom-labels/print-relay`, {
+      method: 'POST',
+      headers: { ...headers, ...(key !== undefined ? { 'idempotency-key': key } : {}) },
+      body: JSON.stringify({ label_name: 'serial-tag', apiData: {}, printer_id: 7, ...body }),
+      ...(signal ? { signal } : {}),
+    });
+    return {
+      status: response.status,
+      replayed: response.headers.get('idempotent-replayed'),
+      json: (await response.json()) as Record<string, unknown>,
+    };
+  }
+
+  test('the client lost its connection while the job printed and sends it again, to another instance: one job, every label once, the same answer', async () => {
+    await site();
+    const a = await instance('A');
+    const b = await instance('B');
+    const lost = new AbortController();
+    const first = send(a, 'order-4711', { amount: 40 }, lost.signal).catch((e: unknown) => e);
+    await eventually(() => printer.jobs.length >= 3);
+    lost.abort();
+    expect(await first).toBeInstanceOf(Error);
+    const again = await send(b, 'order-4711', { amount: 40 });
+    expect(again).toEqual({
+      status: 200,
+      replayed: 'true',
+      json: { status: 'sent_to_printer', printer_dpi: 203 },
+    });
+    expect(serialsOf(printer.jobs)).toEqual(range(1, 40));
+    expect(await rows('SELECT id FROM print_jobs')).toHaveLength(1);
+    // The repeat reserved no counter numbers: the next job starts at 41.
+    expect((await send(a, 'order-4712', { amount: 2 })).status).toBe(200);
+    expect(serialsOf(printer.jobs).slice(40)).toEqual([41, 42]);
+    // …and the history has the one request, not a second one for the repeat.
+    expect(await rows("SELECT id FROM jobs WHERE route = 'print-relay'")).toHaveLength(2);
+  });
+
+  test('sent twice at once to two instances: one job is printed, both answer 200', async () => {
+    await site();
+    const a = await instance('A');
+    const b = await instance('B');
+    const answers = await Promise.all([send(a, 'twice', { amount: 5 }), send(b, 'twice', { amount: 5 })]);
+    expect(answers.map((x) => x.status)).toEqual([200, 200]);
+    expect(serialsOf(printer.jobs)).toHaveLength(5);
+    expect(await rows('SELECT id FROM print_jobs')).toHaveLength(1);
+  });
+
+  test('a key used for another printer or format → 422 naming the header; without the header each request prints', async () => {
+    await site();
+    const a = await instance('A');
+    expect((await send(a, 'k-1', { amount: 1 })).status).toBe(200);
+    const other = await send(a, 'k-1', { amount: 1, printer_id: 8 });
+    expect(other.status).toBe(422);
+    expect(other.json).toMatchObject({ field: 'Idempotency-Key' });
+    expect(other.json.message).toMatch(
+      /^Idempotency-Key: already used by this API key for a print-relay job to printer 7/,
+    );
+    for (const bad of ['', ' '.repeat(3), 'x'.repeat(201), 'naïve']) {
+      const answer = await send(a, bad, { amount: 1 });
+      expect([bad, answer.status, answer.json.field]).toEqual([bad, 422, 'Idempotency-Key']);
+    }
+    expect((await send(a, undefined, { amount: 1 })).status).toBe(200);
+    expect((await send(a, undefined, { amount: 1 })).status).toBe(200);
+    expect(serialsOf(printer.jobs)).toEqual([1, 2, 3]);
+  });
+});
