@@ -22,6 +22,7 @@ import { folderStore } from '../../src/node/template-store';
 import { bundledTemplatesDir } from '../../src/node/assets';
 import { createRendering } from './rendering';
 import { appPrinters } from './printers';
+import { appSitePrinters, isSitePrinterId } from './site-printers';
 import { createAppJobs } from './jobs';
 
 export interface AppServicesOptions {
@@ -111,9 +112,22 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   });
 
   const site = siteHistory({ connection, jobs });
+  // The site server's printers (site mode): printed through the site, never through this computer's job queue.
+  const sitePrinters = appSitePrinters({ connection });
+  /** One of this computer's printers; a site printer's id is refused where only those can print. */
+  const localPrinter = async (id: string) => {
+    if (isSitePrinterId(id))
+      throw new IpcError(
+        'invalid',
+        "A printer of the site server prints from the Print screen only: choose one of this computer's printers here.",
+        'printer',
+      );
+    return printers.get(id);
+  };
 
+  // A site printer's view has no dpi: previews and files are drawn at the default one.
   const printerOrUndefined = async (id: string | undefined) =>
-    id === undefined ? undefined : printers.get(id);
+    id === undefined || isSitePrinterId(id) ? undefined : printers.get(id);
   const lastStatus = new Map<string, PrinterStatusView>();
 
   const handlers: Handlers = {
@@ -186,7 +200,9 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'output.export': async ({ ref, values, copies, format, printer }) =>
       rendering.export(ref, values, copies, format, await printerOrUndefined(printer)),
     'print.submit': async ({ ref, values, copies, printer }) => {
-      const sent = await jobs.print(ref, values, copies, await printers.get(printer));
+      const sent = isSitePrinterId(printer)
+        ? await sitePrinters.print(ref, values, copies, await sitePrinters.get(printer))
+        : await jobs.print(ref, values, copies, await printers.get(printer));
       // Best effort: the labels are on their way; a settings file that cannot be written must not say otherwise.
       await settings
         .touchTemplate(ref)
@@ -196,6 +212,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
 
     'printers.list': () => printers.list(),
     'printers.status': async ({ printer }) => {
+      if (isSitePrinterId(printer)) return sitePrinters.status(printer);
       const status = await printers.status(printer, jobs.printerStatus(printer));
       const before = lastStatus.get(printer);
       lastStatus.set(printer, status);
@@ -213,10 +230,11 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
 
     'batch.plan': (input) => jobs.planBatch(input),
     'batch.start': async ({ printer, skipInvalid, ...input }) =>
-      jobs.startBatch(input, await printers.get(printer), skipInvalid),
+      jobs.startBatch(input, await localPrinter(printer), skipInvalid),
 
     'site.jobs': ({ before, limit }) => site.list(before, limit),
-    'site.reprint': async ({ id, printer }) => site.reprint(id, await printers.get(printer)),
+    'site.reprint': async ({ id, printer }) => site.reprint(id, await localPrinter(printer)),
+    'site.printers': () => sitePrinters.list(),
 
     'jobs.list': (filter) => jobs.list(filter),
     'jobs.get': ({ id }) => jobs.get(id),
@@ -225,7 +243,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'jobs.cancel': ({ id }) => jobs.cancel(id),
     'jobs.skip': ({ id, labels }) => jobs.skip(id, labels),
     'jobs.reprint': async ({ id, labels, printer }) => ({
-      job: await jobs.reprint(id, labels, printer === undefined ? undefined : await printers.get(printer)),
+      job: await jobs.reprint(id, labels, printer === undefined ? undefined : await localPrinter(printer)),
     }),
   };
 

@@ -118,9 +118,17 @@ export class SiteClient {
     return this.sendJson('GET', path, schema, undefined, templateName);
   }
 
-  /** POST `body` as JSON to `path` with the key, the JSON answer checked with `schema`. */
-  async postJson<S extends z.ZodType>(path: string, schema: S, body: unknown): Promise<z.infer<S>> {
-    return this.sendJson('POST', path, schema, body);
+  /**
+   * POST `body` as JSON to `path` with the key, the JSON answer checked with `schema`. `timeoutMs`: longer than
+   * the client's for a call that waits on purpose (a print-relay request answers once its printer confirmed).
+   */
+  async postJson<S extends z.ZodType>(
+    path: string,
+    schema: S,
+    body: unknown,
+    options: { timeoutMs?: number } = {},
+  ): Promise<z.infer<S>> {
+    return this.sendJson('POST', path, schema, body, undefined, options.timeoutMs);
   }
 
   private async sendJson<S extends z.ZodType>(
@@ -129,8 +137,14 @@ export class SiteClient {
     schema: S,
     body?: unknown,
     templateName?: string,
+    timeoutMs?: number,
   ): Promise<z.infer<S>> {
-    const { status, json, text } = await this.request(path, { auth: true, method, body });
+    const { status, json, text } = await this.request(path, {
+      auth: true,
+      method,
+      body,
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    });
     if (status < 200 || status >= 300) throw this.failure(path, status, text, templateName);
     const parsed = schema.safeParse(json, { reportInput: true });
     if (!parsed.success) {
@@ -179,9 +193,10 @@ export class SiteClient {
 
   private async request(
     path: string,
-    how: { auth: boolean; method?: 'GET' | 'POST'; body?: unknown },
+    how: { auth: boolean; method?: 'GET' | 'POST'; body?: unknown; timeoutMs?: number },
   ): Promise<{ status: number; json: unknown; text: string }> {
-    const timeout = AbortSignal.timeout(this.timeoutMs);
+    const timeoutMs = how.timeoutMs ?? this.timeoutMs;
+    const timeout = AbortSignal.timeout(timeoutMs);
     let response: Response;
     let text: string;
     try {
@@ -201,7 +216,7 @@ export class SiteClient {
     } catch (e) {
       const cause = safeCause(e, [this.#secret]);
       const detail = timeout.aborted
-        ? `no complete answer within ${this.timeoutMs / 1000} s`
+        ? `no complete answer within ${timeoutMs / 1000} s`
         : describeNetworkFailure(errorCode(e));
       throw siteWorded(
         new UnreachableError(timeout.aborted ? 'timeout' : 'network', detail, { route: path, cause }),

@@ -297,6 +297,11 @@ export interface PrinterView {
   darkness: number | null;
   /** `raw`: receives ZPL; `pdf`: an OS queue that needs PDF. */
   language: 'zpl' | 'pdf';
+  /**
+   * A printer of the site server (site mode, `site.printers`): printed through the site's print queue (route
+   * 03/04 with its printer_id). Its `uri` is empty: the site does not give its printers' addresses.
+   */
+  site?: true;
 }
 
 export type PrinterStatusState = PrinterState | 'no-status';
@@ -549,6 +554,11 @@ export const CHANNELS = {
   'jobs.skip': channel<JobView>()(
     z.strictObject({ id, labels: z.array(z.number().int().min(1)).min(1).max(100_000) }),
   ),
+  /**
+   * The site server's printers (site mode only; empty otherwise or while the site cannot be reached), with ids
+   * of their own (`site:<printer_id>`): `print.submit` to one sends the labels through the site.
+   */
+  'site.printers': channel<PrinterView[]>()(none),
   /** The site server's history (site mode only), newest first; `before`: the previous page's `nextBefore`. */
   'site.jobs': channel<{ jobs: SiteJobView[]; nextBefore: number | null }>()(
     z.strictObject({ before: id.optional(), limit: z.number().int().min(1).max(500).optional() }),

@@ -68,7 +68,10 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
     const [a, b] = [now.status, before.status];
     if (!a || !b) return;
     const siteBack = a.backend === 'site' && a.hosted === 'online' && b.hosted !== 'online';
-    if (a.backend !== b.backend || siteBack) void catalog.getState().load();
+    if (a.backend !== b.backend || siteBack) {
+      void catalog.getState().load();
+      void printers.getState().loadSite();
+    }
   });
   // The designer previews the document being edited with the same engine (it has no saved file to name).
   const previewEngine = browser.previewEngine ?? null;
@@ -118,6 +121,16 @@ export async function startApp(stores: Stores): Promise<() => void> {
   const printers = stores.printers.getState().printers;
   const settings = stores.connection.getState().settings;
   const known = (id: string | null | undefined) => printers.find((p) => p.id === id)?.id;
+  // A site printer chosen last time, once the site lists it (its list may come after this).
+  const lastSite = settings?.lastPrinter?.startsWith('site:') ? settings.lastPrinter : undefined;
+  if (lastSite)
+    void stores.printers
+      .getState()
+      .loadSite()
+      .then(() => {
+        const listed = stores.printers.getState().sitePrinters.some((p) => p.id === lastSite);
+        if (listed && !stores.document.getState().printer) stores.document.getState().setPrinter(lastSite);
+      });
   const printer =
     known(settings?.lastPrinter) ??
     known(settings?.defaultPrinter) ??

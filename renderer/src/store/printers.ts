@@ -17,6 +17,8 @@ export const STATUS_POLL_MS = 2000;
 
 export interface PrintersState {
   printers: PrinterView[];
+  /** The site server's printers (site mode): offered by the Print screen, printed through the site. */
+  sitePrinters: PrinterView[];
   loaded: boolean;
   statuses: Record<string, PrinterStatusView>;
   discovered: DiscoveredPrinterView[];
@@ -25,6 +27,8 @@ export interface PrintersState {
   error: UserError | null;
 
   load(): Promise<void>;
+  /** Lists the site server's printers again (the backend changed, or the site answers again). */
+  loadSite(): Promise<void>;
   /** Asks one printer's status now. */
   refreshStatus(printer: string): Promise<void>;
   applyStatus(status: PrinterStatusView): void;
@@ -48,6 +52,7 @@ export function createPrintersStore(
 ) {
   return createStore<PrintersState>()((set, get) => ({
     printers: [],
+    sitePrinters: [],
     loaded: false,
     statuses: {},
     discovered: [],
@@ -56,10 +61,19 @@ export function createPrintersStore(
     error: null,
 
     load: async () => {
+      void get().loadSite();
       try {
         set({ printers: await api.invoke('printers.list', {}), loaded: true, error: null });
       } catch (e) {
         set({ loaded: true, error: toUserError(e) });
+      }
+    },
+    loadSite: async () => {
+      try {
+        set({ sitePrinters: await api.invoke('site.printers', {}) });
+      } catch {
+        // Not offered while they cannot be listed; printing to one says why.
+        set({ sitePrinters: [] });
       }
     },
     refreshStatus: async (printer) => {

@@ -21,9 +21,10 @@ export function OutputPanel() {
   const busy = useDocument((s) => s.busy);
   const ready = useDocument((s) => s.detail !== null);
   const printers = usePrinters((s) => s.printers);
+  const sitePrinters = usePrinters((s) => s.sitePrinters);
   const status = usePrinters((s) => (printer ? s.statuses[printer] : undefined));
   const controlFocus = useUi((s) => s.controlFocus);
-  const chosen = printers.find((p) => p.id === printer);
+  const chosen = printers.find((p) => p.id === printer) ?? sitePrinters.find((p) => p.id === printer);
   const printerBox = useRef<HTMLSelectElement>(null);
   const copiesBox = useRef<HTMLInputElement>(null);
   const printButton = useRef<HTMLButtonElement>(null);
@@ -61,17 +62,32 @@ export function OutputPanel() {
             value={printer ?? ''}
             onChange={(e) => document.getState().choosePrinter(e.target.value || null)}
           >
-            <option value="">{printers.length ? 'Choose a printer' : 'No printers yet'}</option>
+            <option value="">
+              {printers.length || sitePrinters.length ? 'Choose a printer' : 'No printers yet'}
+            </option>
             {printers.map((p) => (
               <option key={p.id} value={p.id}>
                 {p.name}
               </option>
             ))}
+            {sitePrinters.length > 0 && (
+              // The site's printers print through the site server's print queue, not this computer's.
+              <optgroup label="Site server printers">
+                {sitePrinters.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name} (site)
+                  </option>
+                ))}
+              </optgroup>
+            )}
           </select>
           {chosen && <StatusPill status={status} />}
         </div>
         {chosen && status && status.state !== 'ready' && <p className="field-hint">{status.message}</p>}
-        {printers.length === 0 && (
+        {chosen?.site && (
+          <p className="field-hint">Printed by the site server, which waits until it is delivered.</p>
+        )}
+        {printers.length === 0 && sitePrinters.length === 0 && (
           <button
             type="button"
             className="btn btn-link btn-small"
