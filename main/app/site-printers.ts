@@ -156,7 +156,7 @@ export function appSitePrinters(deps: { connection: Connection }): AppSitePrinte
       printer: id,
       state: 'no-status',
       message:
-        'A printer of the site server: the site drives it, and a print there waits until it confirmed every label.',
+        'Printed by the site server: it drives this printer, and a print waits until every label is delivered.',
       checkedAt: new Date().toISOString(),
     }),
   };

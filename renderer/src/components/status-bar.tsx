@@ -19,7 +19,9 @@ export function StatusBar({ screen }: { screen: keyof typeof SCREEN_TITLES }) {
   // What is printing now, when something is: a batch on another printer than the Print screen's choice.
   const printingId = useJobs((s) => printingPrinter(s.live));
   const printerId = printingId ?? chosenId;
-  const printer = usePrinters((s) => s.printers.find((p) => p.id === printerId));
+  const printer = usePrinters(
+    (s) => s.printers.find((p) => p.id === printerId) ?? s.sitePrinters.find((p) => p.id === printerId),
+  );
   const printerStatus = usePrinters((s) => (printerId ? s.statuses[printerId] : undefined));
   const connection = describeConnection(status);
   const used = status && status.hosted !== 'unconfigured' ? status.printsUsed : null;

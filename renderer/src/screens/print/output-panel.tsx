@@ -84,9 +84,6 @@ export function OutputPanel() {
           {chosen && <StatusPill status={status} />}
         </div>
         {chosen && status && status.state !== 'ready' && <p className="field-hint">{status.message}</p>}
-        {chosen?.site && (
-          <p className="field-hint">Printed by the site server, which waits until it is delivered.</p>
-        )}
         {printers.length === 0 && sitePrinters.length === 0 && (
           <button
             type="button"
