@@ -15,7 +15,7 @@
  *
  * 1. Load: 32 keep-alive clients in a closed loop (as load.ts), one API key each (the rate limit is one window per
  *    key; --rate-limit 1000000 so nothing is refused), for each configuration — embedded ×1, PostgreSQL ×1, ×2,
- *    ×3 — render-zpl of shipping-4x6 (1 copy, a different tracking number each) and render-zpl of
+ *    ×3, and ×1 with `--renders 8` (a request holds its render place while it waits for the database) — render-zpl of shipping-4x6 (1 copy, a different tracking number each) and render-zpl of
  *    gs1-logistic-4x6 (its SSCC is a counter field: in PostgreSQL every request reserves its number in a
  *    transaction and records the job; the embedded server has no counter store and prints the placeholder).
  *    The configurations alternate, ROUNDS times; figures per configuration are the medians of the rounds.
@@ -29,13 +29,17 @@
  * 5. Counters: every SSCC handed out by every instance is unique — checked in the jobs table (ranges disjoint,
  *    one row per answered request) and end to end (fetch-markups of gs1-logistic-4x6 on all instances at once,
  *    each answer's SSCC read back). Throws if it does not hold.
+ * 6. What the database holds afterwards: bytes (with indexes and TOAST) and rows per table.
+ *
+ * Every process it starts stops by itself: PostgreSQL and each instance run under a watchdog shell that stops them
+ * (and removes their folders) when this process is gone, however it ended.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createConnection, createServer, type Server } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { createKey } from '../../src/node/serve/key-store';
@@ -179,10 +183,12 @@ async function startInstance(bundle: string, dataDir: string, extra: string[], e
     '1000000',
     ...extra,
   ]);
+  // The bench's folder goes with its last instance (rmdir: only once empty).
+  const cleanUp = `rm -rf ${q([dataDir])}; rmdir ${q([dirname(dataDir)])} 2>/dev/null`;
   const script =
-    `${cmd} & s=$!; echo "pid $s"; trap 'kill -TERM $s 2>/dev/null; wait $s; rm -rf ${q([dataDir])}; exit 0' TERM; ` +
+    `${cmd} & s=$!; echo "pid $s"; trap 'kill -TERM $s 2>/dev/null; wait $s; ${cleanUp}; exit 0' TERM; ` +
     `while kill -0 ${process.pid} 2>/dev/null && kill -0 $s 2>/dev/null; do sleep 1 & wait $!; done; ` +
-    `kill -TERM $s 2>/dev/null; wait $s; rm -rf ${q([dataDir])}`;
+    `kill -TERM $s 2>/dev/null; wait $s; ${cleanUp}`;
   const child: ChildProcess = spawn('sh', ['-c', script], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
