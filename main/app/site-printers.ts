@@ -10,6 +10,7 @@
  * prints: a 500 of the relay names the printer (its address left out), a 503 says the site's database is
  * unavailable, and a request whose answer was lost says the labels may still print.
  */
+import { randomUUID } from 'node:crypto';
 import { SITE_PREFIX, SitePrinterListSchema } from '../../src/label-api/site-api';
 import {
   PrintRelayPdfResultSchema,
@@ -131,15 +132,24 @@ export function appSitePrinters(deps: { connection: Connection }): AppSitePrinte
       const route: RouteName = printer.language === 'pdf' ? 'print-relay-pdf' : 'print-relay';
       const schema = printer.language === 'pdf' ? PrintRelayPdfResultSchema : PrintRelayResultSchema;
       const plural = `${copies} ${copies === 1 ? 'label' : 'labels'}`;
-      try {
-        const answer = await withSite((c) =>
+      // One key for this print: sent again after an answer lost on the way back, the site waits for the job it
+      // already has instead of printing a second one (assets/sql/006-print-idempotency.sql).
+      const idempotencyKey = `labeldesk-app-${randomUUID()}`;
+      const send = () =>
+        withSite((c) =>
           c.postJson(
             `/custom-labels/${route}`,
             schema,
             { label_name: ref.name, amount: copies, apiData: filled(values), printer_id: printerId },
-            { timeoutMs: PRINT_TIMEOUT_MS },
+            { timeoutMs: PRINT_TIMEOUT_MS, headers: { 'Idempotency-Key': idempotencyKey } },
           ),
         );
+      try {
+        const answer = await send().catch((e: unknown) => {
+          // The answer was lost (connection dropped, no answer in time): asking again is safe with the same key.
+          if (e instanceof UnreachableError && e.status !== 503) return send();
+          throw e;
+        });
         if (!answer)
           throw new IpcError(
             'invalid',

@@ -126,9 +126,9 @@ export class SiteClient {
     path: string,
     schema: S,
     body: unknown,
-    options: { timeoutMs?: number } = {},
+    options: { timeoutMs?: number; headers?: Record<string, string> } = {},
   ): Promise<z.infer<S>> {
-    return this.sendJson('POST', path, schema, body, undefined, options.timeoutMs);
+    return this.sendJson('POST', path, schema, body, undefined, options.timeoutMs, options.headers);
   }
 
   private async sendJson<S extends z.ZodType>(
@@ -138,12 +138,14 @@ export class SiteClient {
     body?: unknown,
     templateName?: string,
     timeoutMs?: number,
+    headers?: Record<string, string>,
   ): Promise<z.infer<S>> {
     const { status, json, text } = await this.request(path, {
       auth: true,
       method,
       body,
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(headers ? { headers } : {}),
     });
     if (status < 200 || status >= 300) throw this.failure(path, status, text, templateName);
     const parsed = schema.safeParse(json, { reportInput: true });
@@ -193,7 +195,14 @@ export class SiteClient {
 
   private async request(
     path: string,
-    how: { auth: boolean; method?: 'GET' | 'POST'; body?: unknown; timeoutMs?: number },
+    how: {
+      auth: boolean;
+      method?: 'GET' | 'POST';
+      body?: unknown;
+      timeoutMs?: number;
+      /** More request headers (an Idempotency-Key); the key's own are always this client's. */
+      headers?: Record<string, string>;
+    },
   ): Promise<{ status: number; json: unknown; text: string }> {
     const timeoutMs = how.timeoutMs ?? this.timeoutMs;
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -203,6 +212,7 @@ export class SiteClient {
       response = await this.#fetch(this.baseUrl + path, {
         method: how.method ?? 'GET',
         headers: {
+          ...how.headers,
           Accept: 'application/json',
           ...(how.auth ? { 'X-API-KEY': this.apiKey, 'X-API-SECRET': this.#secret } : {}),
           ...(how.body !== undefined ? { 'Content-Type': 'application/json' } : {}),

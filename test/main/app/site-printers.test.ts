@@ -7,7 +7,7 @@
  * reached is named without its address, a site whose database is away says so.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,5 +181,53 @@ describe("the site's printers in the app", () => {
     expect(noDatabase.message).toMatch(/database is unavailable \(503\)/);
     expect(await call('site.printers', {})).toEqual([]);
     await call('settings.update', { siteUrl: site.url });
+  });
+
+  it('an answer lost on the way back: the app asks again with the same Idempotency-Key, and the labels print once', async () => {
+    // Between the app and the site: the first print-relay answer is dropped (the connection cut once the site
+    // answered), as a proxy restarting or a Wi-Fi hand-over does; everything else passes through.
+    const keys: string[] = [];
+    let dropped = 0;
+    const lossy = createServer((req, res) => {
+      const upstream = request(
+        `${site.url}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          if (req.url?.includes('print-relay') && dropped++ === 0) {
+            answer.resume();
+            req.socket.destroy();
+            return;
+          }
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      if (req.url?.includes('print-relay')) keys.push(String(req.headers['idempotency-key']));
+      upstream.on('error', () => res.destroy());
+      req.pipe(upstream);
+    });
+    await new Promise<void>((r) => lossy.listen(0, '127.0.0.1', r));
+    try {
+      await call('settings.update', {
+        siteUrl: `http://127.0.0.1:${(lossy.address() as { port: number }).port}`,
+      });
+      const from = zebra.jobs.length;
+      const jobsBefore = (await db.query('SELECT id FROM print_jobs')).rowCount ?? 0;
+      const sent = await call('print.submit', { ref, values: {}, copies: 2, printer: 'site:7' });
+      expect(sent.message).toBe('Printed 2 labels on Dock 7 (through the site server).');
+      expect(dropped).toBe(2);
+      // Both attempts carried one key; the site made one job, and the printer got each label once.
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(/^labeldesk-app-[0-9a-f-]{36}$/);
+      expect(keys[1]).toBe(keys[0]);
+      expect((await db.query('SELECT id FROM print_jobs')).rowCount).toBe(jobsBefore + 1);
+      const printed = zebra.jobs.slice(from);
+      expect(printed).toHaveLength(2);
+      const serials = printed.flatMap((j, i) => scanZplJob(j.zpl, work, `lossy-${i}`));
+      expect(new Set(serials).size).toBe(2);
+    } finally {
+      await call('settings.update', { siteUrl: site.url });
+      await new Promise((r) => lossy.close(r));
+    }
   });
 });
