@@ -61,7 +61,11 @@ export interface PrinterGateway {
   send(printer: RelayPrinter, job: RelayJob): Promise<void>;
 }
 
-/** A printer that cannot be reached, did not answer, or refused the job. The message names the printer. */
+/**
+ * A printer that cannot be reached, did not answer, or refused the job. The message names the printer by id and
+ * name, not by its address: it is answered to API clients, and a site's printer addresses are not theirs to
+ * know (`printer.uri` is here for the server's log).
+ */
 export class PrinterUnavailable extends KindedError {
   get kind() {
     return 'printer-unavailable' as const;
@@ -72,7 +76,7 @@ export class PrinterUnavailable extends KindedError {
     problem: string,
     override readonly cause?: unknown,
   ) {
-    super(`printer ${printer.id} ("${printer.name}", ${printer.uri}): ${problem}`);
+    super(`printer ${printer.id} ("${printer.name}"): ${problem}`);
     this.name = 'PrinterUnavailable';
   }
 }

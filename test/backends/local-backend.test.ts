@@ -127,6 +127,6 @@ describe('LocalEngineBackend', () => {
       .printRelay({ ...REQ, printer_id: 3 })
       .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(PrinterUnavailableError);
-    expect((e as Error).message).toBe('printer 3 ("Dock", tcp://10.0.0.9:9100): connection refused');
+    expect((e as Error).message).toBe('printer 3 ("Dock"): connection refused');
   });
 });
