@@ -190,7 +190,7 @@ const RELAY_ROUTES: ReadonlySet<RouteName> = new Set(['print-relay', 'print-rela
 /**
  * The `Idempotency-Key` header of a print-relay request (1 to 200 visible ASCII characters, a UUID say), or
  * undefined. A site server's print queue delivers one job per key and API key (assets/sql/006); elsewhere it
- * is accepted and has no effect.
+ * is not read (any value is accepted and has no effect).
  */
 function idempotencyKeyOf(req: FastifyRequest): string | undefined {
   const raw = req.headers['idempotency-key'];
@@ -497,7 +497,9 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
       app.post(`${API_PREFIX}${path}`, { onRequest: authenticate }, async (req, reply) => {
         const parsed = route.request.safeParse(req.body, { reportInput: true });
         if (!parsed.success) throw invalidRequest(parsed.error);
-        const idempotencyKey = RELAY_ROUTES.has(name) ? idempotencyKeyOf(req) : undefined;
+        // Read only where a print queue keeps jobs to match it against: the embedded server ignores the header,
+        // whatever it holds, as it did before #24.
+        const idempotencyKey = printQueue && RELAY_ROUTES.has(name) ? idempotencyKeyOf(req) : undefined;
         if (idempotencyKey !== undefined && printQueue) {
           const printerId = 'printer_id' in parsed.data ? Number(parsed.data.printer_id) : undefined;
           // (A boolean, not the reply: an awaited FastifyReply is a thenable, which resolves to nothing.)
