@@ -18,27 +18,11 @@ import { defaultTemplateStore } from '../../src/node/template-store';
 import { startZebraEmulator } from '../emulator/zebra-emulator';
 import { startPostgres } from '../support/postgres';
 import { scanZplJob } from '../support/barcode-label';
+import { siteSerialsTemplate } from '../support/site-serials';
 import { cli } from '../support/cli';
 import { expect, screenshot, test } from './fixtures';
 
-const TEMPLATE = 'site-serials';
-
-const serialTemplate = {
-  schemaVersion: 1,
-  name: TEMPLATE,
-  title: 'Site serials',
-  stage: { width: 3, height: 1.5, unit: 'in' },
-  fields: [
-    {
-      name: 'serial',
-      label: 'Serial',
-      placeholder: 'SN-??????',
-      type: 'counter',
-      counter: { start: 1, width: 6, prefix: 'SN-' },
-    },
-  ],
-  elements: [{ type: 'barcode', x: 10, y: 10, width: 260, height: 80, format: 'code128', text: '{serial}' }],
-};
+const serialTemplate = siteSerialsTemplate({ note: false });
 
 test("site printers: the site's printer in the picker, 2 copies delivered through the site", async ({
   page,

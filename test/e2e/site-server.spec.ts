@@ -14,39 +14,13 @@ import { siteKeys, siteTemplates } from '../../src/node/site/site-stores';
 import { defaultTemplateStore } from '../../src/node/template-store';
 import { startPostgres } from '../support/postgres';
 import { scanZplJob } from '../support/barcode-label';
+import { SITE_SERIALS, siteSerialsTemplate } from '../support/site-serials';
 import { expect, screenshot, test } from './fixtures';
 
-const TEMPLATE = 'site-serials';
+const TEMPLATE = SITE_SERIALS;
 
 /** A label whose Code 128 carries its serial (SN-000001, …): a scan of the printed dots reads it back. */
-const serialTemplate = {
-  schemaVersion: 1,
-  name: TEMPLATE,
-  title: 'Site serials',
-  stage: { width: 3, height: 1.5, unit: 'in' },
-  fields: [
-    {
-      name: 'serial',
-      label: 'Serial',
-      placeholder: 'SN-??????',
-      type: 'counter',
-      counter: { start: 1, width: 6, prefix: 'SN-' },
-    },
-    { name: 'note', label: 'Note', placeholder: '' },
-  ],
-  elements: [
-    { type: 'barcode', x: 10, y: 10, width: 260, height: 80, format: 'code128', text: '{serial}' },
-    {
-      type: 'text',
-      x: 10,
-      y: 100,
-      width: 260,
-      height: 20,
-      text: '{note}',
-      font: { size: 10, family: 'Arial' },
-    },
-  ],
-};
+const serialTemplate = siteSerialsTemplate();
 
 test('site server: its template, its serials, printed here, never repeated by another workstation', async ({
   page,

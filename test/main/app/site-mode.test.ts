@@ -23,6 +23,7 @@ import { defaultTemplateStore } from '../../../src/node/template-store';
 import { startPostgres, type TestPostgres } from '../../support/postgres';
 import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
 import { scanZplJob } from '../../support/barcode-label';
+import { SITE_SERIALS, siteSerialsTemplate } from '../../support/site-serials';
 
 let pg: TestPostgres;
 let db: SiteDb;
@@ -38,39 +39,9 @@ let mine: { key: string; secret: string };
 let other: { key: string; secret: string };
 const logs: string[] = [];
 
-const TEMPLATE = 'site-serials';
-
+const TEMPLATE = SITE_SERIALS;
 /** A label whose Code 128 carries its serial (SN-000001, …), so a scan of the printed dots reads it back. */
-function serialTemplate(): Record<string, unknown> {
-  return {
-    schemaVersion: 1,
-    name: TEMPLATE,
-    title: 'Site serials',
-    stage: { width: 3, height: 1.5, unit: 'in' },
-    fields: [
-      {
-        name: 'serial',
-        label: 'Serial',
-        placeholder: 'SN-??????',
-        type: 'counter',
-        counter: { start: 1, width: 6, prefix: 'SN-' },
-      },
-      { name: 'note', label: 'Note', placeholder: '' },
-    ],
-    elements: [
-      { type: 'barcode', x: 10, y: 10, width: 260, height: 80, format: 'code128', text: '{serial}' },
-      {
-        type: 'text',
-        x: 10,
-        y: 100,
-        width: 260,
-        height: 20,
-        text: '{note}',
-        font: { size: 10, family: 'Arial' },
-      },
-    ],
-  };
-}
+const serialTemplate = () => siteSerialsTemplate();
 
 async function call<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
   const answer = await dispatch(services, channel, request);

@@ -26,6 +26,7 @@ import { defaultTemplateStore } from '../../../src/node/template-store';
 import { startPostgres, type TestPostgres } from '../../support/postgres';
 import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
 import { scanZplJob } from '../../support/barcode-label';
+import { SITE_SERIALS, siteSerialsTemplate } from '../../support/site-serials';
 
 let pg: TestPostgres;
 let db: SiteDb;
@@ -37,24 +38,10 @@ let services: AppServices;
 let work: string;
 let closedPort: number;
 
-const TEMPLATE = 'site-serials';
+const TEMPLATE = SITE_SERIALS;
 const ref = { source: 'site', name: TEMPLATE } as const;
 
-const serialTemplate = () => ({
-  schemaVersion: 1,
-  name: TEMPLATE,
-  stage: { width: 3, height: 1.5, unit: 'in' },
-  fields: [
-    {
-      name: 'serial',
-      label: 'Serial',
-      placeholder: 'SN-??????',
-      type: 'counter',
-      counter: { start: 1, width: 6, prefix: 'SN-' },
-    },
-  ],
-  elements: [{ type: 'barcode', x: 10, y: 10, width: 260, height: 80, format: 'code128', text: '{serial}' }],
-});
+const serialTemplate = () => siteSerialsTemplate({ title: false, note: false });
 
 async function call<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
   const answer = await dispatch(services, channel, request);
