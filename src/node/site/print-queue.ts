@@ -483,6 +483,20 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
       transport = undefined;
       if (open) void (open.abort?.() ?? open.close()).catch(() => undefined);
     };
+    // The local deadline is acted on when it passes, not at the next heartbeat (which comes up to a third of a
+    // lease later: at or after the database's expiry, when another instance may already be printing).
+    let expiry: NodeJS.Timeout | undefined;
+    const watchDeadline = () => {
+      clearTimeout(expiry);
+      if (lost) return;
+      const left = deadline - performance.now();
+      if (left < 0) {
+        lose(`lease of printer ${printerId} not renewed in time; stopped sending to it`);
+        return;
+      }
+      expiry = setTimeout(watchDeadline, Math.ceil(left) + 1);
+      expiry.unref();
+    };
     const heartbeat = setInterval(
       () => {
         if (lost) return;
@@ -500,8 +514,10 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
         )
           .then((r) => {
             failing = false;
-            if (r.rowCount) deadline = Math.max(deadline, at + settings.leaseMs * 0.9);
-            else lose(`lease of printer ${printerId} was taken over or ran out; stopped sending to it`);
+            if (r.rowCount) {
+              deadline = Math.max(deadline, at + settings.leaseMs * 0.9);
+              watchDeadline();
+            } else lose(`lease of printer ${printerId} was taken over or ran out; stopped sending to it`);
           })
           .catch((e: unknown) => {
             if (!failing)
@@ -517,6 +533,7 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
       Math.max(50, Math.floor(settings.leaseMs / 3)),
     );
     heartbeat.unref();
+    watchDeadline();
 
     const lease: Lease & { forceAbort(): void } = {
       printerId,
@@ -541,6 +558,7 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
       async release() {
         released = true;
         clearInterval(heartbeat);
+        clearTimeout(expiry);
         stopped.signal.removeEventListener('abort', onStop);
         leases.delete(lease);
         const wasLost = lost;
