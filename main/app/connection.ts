@@ -205,10 +205,17 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
     };
   };
 
-  /** Tells the top bar; never rejects (it runs in the background after each call). */
+  /**
+   * Tells the top bar; never rejects (it runs in the background after each call). Only the newest one asked is
+   * told: two in flight can finish out of order, and a status read before a settings change must not arrive after
+   * the one read after it (the top bar would show the old backend until the next call).
+   */
+  let notifying = 0;
   const notify = async (): Promise<void> => {
+    const mine = ++notifying;
     try {
-      options.onChange?.(await status());
+      const now = await status();
+      if (mine === notifying) options.onChange?.(now);
     } catch {
       // The next call tells it again; a status that cannot be read now must not fail a print.
     }

@@ -273,11 +273,14 @@ describe('the shared print queue', () => {
     const b = await instance('B', { leaseMs: 60_000, pollMs: 100 });
     const asked = print(a, 60);
     await eventually(() => printer.jobs.length >= 10);
+    // Whichever instance's poll took the printer (A's own, usually; B's on a loaded machine) is stopped.
     const leases = await rows<{ holder: string }>('SELECT holder FROM printer_leases');
-    expect(leases).toEqual([{ holder: 'A' }]);
-    await a.close();
-    instances = instances.filter((i) => i !== a);
-    // A's request waited on while B printed the rest: delivered in full.
+    expect(leases).toHaveLength(1);
+    const [stopped, other] = leases[0]?.holder === 'A' ? [a, b] : [b, a];
+    expect(stopped.name).toBe(leases[0]?.holder);
+    await stopped.close();
+    instances = instances.filter((i) => i !== stopped);
+    // The request (to A) waited on while the other printed the rest: delivered in full.
     expect((await asked).status).toBe(200);
     // With a lease of a minute, only a release lets B go on before the test ends.
     await eventually(
@@ -285,8 +288,8 @@ describe('the shared print queue', () => {
     );
     expect(serialsOf(printer.jobs)).toEqual(range(1, 60));
     const [job] = await rows<Record<string, unknown>>('SELECT * FROM print_jobs');
-    expect(job).toMatchObject({ driven_by: 'B', possible_duplicates: [] });
-    expect(b.logs.join('')).toContain('driving printer 7');
+    expect(job).toMatchObject({ driven_by: other.name, possible_duplicates: [] });
+    expect(other.logs.join('')).toContain('driving printer 7');
   });
 
   test('an instance stopping with no other to print its request’s job: 500 saying it stays queued; the next instance prints it', async () => {
@@ -409,6 +412,8 @@ describe('Idempotency-Key: a print-relay request sent again is delivered once', 
     await site();
     const a = await instance('A');
     const b = await instance('B');
+    // A slow printer, so the job is still printing when the client gives up on its answer.
+    printer.setFault({ readDelayMs: 10 });
     const lost = new AbortController();
     const first = send(a, 'order-4711', { amount: 40 }, lost.signal).catch((e: unknown) => e);
     await eventually(() => printer.jobs.length >= 3);
