@@ -17,7 +17,8 @@ ALTER TABLE jobs
   ADD COLUMN reprint_of bigint REFERENCES jobs (id),
   ADD COLUMN label_numbers integer[],
   -- Why the request failed after it was recorded (its error kind), NULL when it did not: numbers it reserved
-  -- are burned, and a compliance answer must say the label was never made.
+  -- are burned. A failed render made no label; a failed print-relay job may have printed its first labels
+  -- (print_jobs.confirmed says how many), so a compliance answer reads both.
   ADD COLUMN error text;
 
 -- The history's filters, newest first (keyset pagination by id).

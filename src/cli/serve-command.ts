@@ -183,6 +183,9 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
   limit('render-worker-heap-mb', 'renderWorkerHeapMb', 64);
   const templates = values.templates ?? io.env.LABELDESK_TEMPLATES;
   const databaseUrl = databaseUrlOf(values, io);
+  for (const option of ['lease-seconds', 'print-wait-seconds'] as const)
+    if (values[option] !== undefined && databaseUrl === undefined)
+      throw new UsageError(`--${option} is for a site server's print queue (--database URL)`);
   const leaseSeconds = positiveInt('--lease-seconds', values['lease-seconds'], 1);
   const waitSeconds = positiveInt('--print-wait-seconds', values['print-wait-seconds'], 1);
   const options: ServerOptions = {

@@ -188,7 +188,10 @@ export const SiteJobSchema = z.object({
   error: z
     .string()
     .nullable()
-    .describe('Why the request failed after it was recorded (no label was made); null if it did not.'),
+    .describe(
+      'Why the request failed after it was recorded (its error kind); null if it did not. A failed render made ' +
+        'no label; a failed print-relay job may have printed some (the print queue says which were confirmed).',
+    ),
   created_at: dateTime.describe('When.'),
 });
 

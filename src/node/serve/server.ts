@@ -440,7 +440,18 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
       // Nginx's "client closed request": logged, never read.
       if (result === undefined) return reply.code(CLIENT_CLOSED).send();
       checkResponseBytes(result.body, result.copies, limits.responseBytes);
-      await reservation?.commit(name);
+      // The work is done (for 03/04: the labels are at the printer). A usage tally that cannot be written now (a
+      // site database gone this instant) is logged, not answered as a failure: a 503 here would make the client
+      // send a delivered print again. The copies stay charged to an allowance (reserve did that).
+      await reservation
+        ?.commit(name)
+        ?.catch((e: unknown) =>
+          log(
+            'error',
+            { route: name, key, error: (e as Error).name },
+            'usage not recorded for a request that succeeded',
+          ),
+        );
       if (result.warnings.length > 0) reply.header(WARNINGS_HEADER, warningsHeader(result.warnings));
       if (result.job !== undefined) reply.header(JOB_HEADER, result.job);
       // Identical copies are one object or string repeated: serialised once (json-body.ts).

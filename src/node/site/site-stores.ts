@@ -651,7 +651,14 @@ export function siteCounters(
       if (!fields.length) return job(db, {}, steps);
       return db.tx(async (client) => {
         const firsts: Record<string, number> = {};
-        for (const field of fields) {
+        // Rows locked in one order whatever the template's field order: two templates naming the same two SSCC
+        // sequences in opposite orders would otherwise deadlock (PostgreSQL then kills one request).
+        const ordered = [...fields].sort((x, y) => {
+          const kx = counterKey(x, template.name, '');
+          const ky = counterKey(y, template.name, '');
+          return `${kx.template}\0${kx.field}` < `${ky.template}\0${ky.field}` ? -1 : 1;
+        });
+        for (const field of ordered) {
           const c = counterSettings(field);
           const needed = counterNumbersNeeded(field, 1, labels);
           const key = counterKey(field, template.name, '');

@@ -117,4 +117,14 @@ describe('labeldesk serve', () => {
       /--max-image-pixels N\s+width × height an image may declare \(default 16000000\)/,
     );
   });
+
+  test('--lease-seconds and --print-wait-seconds without --database: a usage error naming the option (exit 2)', async () => {
+    for (const option of ['--lease-seconds', '--print-wait-seconds']) {
+      const run = await cli(['serve', option, '5', '--data-dir', dataDir], {
+        env: { LABELDESK_DATABASE_URL: '' },
+      });
+      expect([option, run.code]).toEqual([option, 2]);
+      expect(run.stderr).toContain(`${option} is for a site server's print queue (--database URL)`);
+    }
+  });
 });
