@@ -56,11 +56,12 @@ it('refuses a second start of the same batch while the first is created; each re
     skipInvalid: false,
   } as const;
 
-  const [first, second] = await Promise.allSettled([
-    call('batch.start', request),
-    call('batch.start', request),
-  ]);
-  expect(first.status).toBe('fulfilled');
+  const settled = await Promise.allSettled([call('batch.start', request), call('batch.start', request)]);
+  // Exactly one starts — whichever reaches the guard first (both first look up their printer, which may finish in
+  // either order) — and the other is refused.
+  const first = settled.find((s) => s.status === 'fulfilled');
+  const second = settled.find((s) => s.status === 'rejected');
+  expect(first, JSON.stringify(settled)).toBeDefined();
   expect(second).toMatchObject({
     status: 'rejected',
     reason: { code: 'conflict', message: expect.stringContaining('already starting on Dock Zebra') },
