@@ -81,6 +81,20 @@ export const DEFAULT_TIMEOUTS = {
 } as const;
 
 /** Strings go to printers as UTF-8 (ZPL with `^CI28`); plain ASCII ZPL is unchanged by it. */
+/** Opens `transport` and resolves with it; one that fails to open is closed (never left half-open) and rethrown. */
+export async function openedTransport(
+  transport: PrinterTransport,
+  options?: OpenOptions,
+): Promise<PrinterTransport> {
+  try {
+    await transport.open(options);
+  } catch (e) {
+    await transport.close().catch(() => undefined);
+    throw e;
+  }
+  return transport;
+}
+
 export function toBytes(data: Uint8Array | string): Uint8Array {
   return typeof data === 'string' ? new TextEncoder().encode(data) : data;
 }

@@ -22,7 +22,7 @@ import { systemClock, type Clock } from '../../base/clock';
 import { planBatch } from '../../jobs/batch';
 import { isUnfinished, formatLabelList } from '../../jobs/model';
 import { SKIP_OR_CANCEL } from '../../jobs/worker';
-import type { PrinterTransport } from '../../printers/transport';
+import { openedTransport, type PrinterTransport } from '../../printers/transport';
 import { createTransport } from '../printers/open-transport';
 import { createProfileStore } from '../printers/profile-store';
 import { createJobCreation } from './job-creation';
@@ -51,14 +51,7 @@ function osUser(): string {
 
 async function defaultOpenTransport(printer: string): Promise<PrinterTransport> {
   // A job's file printer gathers its labels: each connection (a retry, a resume) adds to the file.
-  const transport = createTransport(printer, { file: { append: true } });
-  try {
-    await transport.open({ timeoutMs: 10_000 });
-  } catch (e) {
-    await transport.close().catch(() => undefined);
-    throw e;
-  }
-  return transport;
+  return openedTransport(createTransport(printer, { file: { append: true } }), { timeoutMs: 10_000 });
 }
 
 /** Opens the job service on `dataDir`. Call `close()` when done. */

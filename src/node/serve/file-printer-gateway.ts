@@ -18,7 +18,7 @@ import { parsePrintersFile, type ConfiguredPrinter } from '../../printers/printe
 import { queryDpi } from '../../printers/query';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeliveryFailed, deliverLabels } from '../../printers/deliver';
-import type { PrinterTransport } from '../../printers/transport';
+import { openedTransport, type PrinterTransport } from '../../printers/transport';
 import {
   PrinterUnavailable,
   type JobFormat,
@@ -186,16 +186,7 @@ export function relayPrinterGateway(options: RelayPrinterGatewayOptions): Printe
     async send(printer, job) {
       try {
         const report = await deliverLabels(
-          async () => {
-            const transport = options.openTransport(printer.uri, { format: job.format });
-            try {
-              await transport.open();
-            } catch (e) {
-              await transport.close().catch(() => undefined);
-              throw e;
-            }
-            return transport;
-          },
+          () => openedTransport(options.openTransport(printer.uri, { format: job.format })),
           job.labels,
           { retries: options.retries ?? 2, sleep },
         );

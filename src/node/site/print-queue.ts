@@ -71,7 +71,7 @@ import {
   type RelayPrinter,
 } from '../../engine/printer-gateway';
 import { DeliveryFailed, deliverLabels, describeResends } from '../../printers/deliver';
-import { toBytes, type PrinterTransport } from '../../printers/transport';
+import { openedTransport, toBytes, type PrinterTransport } from '../../printers/transport';
 import type { SiteDb } from './db';
 
 export interface PrintQueueSettings {
@@ -335,13 +335,9 @@ export function sitePrintQueue(options: SitePrintQueueOptions): SitePrintQueue {
         const report = await deliverLabels(
           async () => {
             lease.check();
-            const transport = options.openTransport(printer.uri, { format: job.format });
-            try {
-              await transport.open();
-            } catch (e) {
-              await transport.close().catch(() => undefined);
-              throw e;
-            }
+            const transport = await openedTransport(
+              options.openTransport(printer.uri, { format: job.format }),
+            );
             lease.watch(transport);
             return transport;
           },

@@ -8,6 +8,7 @@ import type { BackendMode, SettingsPatch } from '../../../../src/ipc/contract';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pill } from '../../components/status-pill';
 import { describeConnection } from '../../store/connection';
+import { ForgetSecretButton, SaveAndTest, SecretField, SessionOnlyChoice } from './credential-fields';
 import { useConnection, useStores } from '../../store/stores-context';
 
 export function HostedCard({ highlight }: { highlight: boolean }) {
@@ -103,54 +104,26 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
               onChange={(e) => setApiKey(e.target.value)}
             />
           </label>
-          <label className="field">
-            <span className="field-label">API secret</span>
-            <input
-              type="password"
-              autoComplete="new-password"
-              placeholder={
-                settings?.secretKept === 'session'
-                  ? '••• kept for this session'
-                  : settings?.hasSecret
-                    ? '••• stored'
-                    : 'Not set'
-              }
-              value={secret}
-              onChange={(e) => setSecret(e.target.value)}
-            />
-            <span className="field-hint">
-              {settings?.secretKept === 'session'
-                ? 'Kept for this session only: LabelDesk forgets it when it quits. Type a new one to replace it.'
-                : settings?.hasSecret
-                  ? 'A secret is stored, encrypted. Type a new one to replace it.'
-                  : storageProblem
-                    ? 'It is never shown again.'
-                    : 'Stored encrypted on this computer; it is never shown again.'}
-            </span>
-          </label>
+          <SecretField
+            label="API secret"
+            secret={{ kept: settings?.secretKept ?? null, stored: settings?.hasSecret === true }}
+            storageProblem={storageProblem}
+            value={secret}
+            onChange={setSecret}
+          />
           {storageProblem && (
-            <div className="field" data-testid="secret-storage-problem">
-              <p className="muted small">{storageProblem}</p>
-              <label className="radio">
-                <input
-                  type="checkbox"
-                  checked={sessionOnly}
-                  onChange={(e) => setSessionOnly(e.target.checked)}
-                />
-                <span>Keep the secret for this session only</span>
-              </label>
-            </div>
+            <SessionOnlyChoice
+              storageProblem={storageProblem}
+              checked={sessionOnly}
+              onChange={setSessionOnly}
+              testId="secret-storage-problem"
+            />
           )}
           {settings?.hasSecret && (
-            <div className="field field-end">
-              <button
-                type="button"
-                className="btn btn-ghost btn-small btn-danger-text"
-                onClick={() => void connection.getState().save({ apiSecret: null })}
-              >
-                {settings.secretKept === 'session' ? 'Forget the secret' : 'Forget the stored secret'}
-              </button>
-            </div>
+            <ForgetSecretButton
+              secret={{ kept: settings.secretKept, stored: true }}
+              onForget={() => void connection.getState().save({ apiSecret: null })}
+            />
           )}
         </div>
         <fieldset className="radio-group">
@@ -175,28 +148,15 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
           </label>
         </fieldset>
         {error && <ErrorNotice error={error} />}
-        <div className="row">
-          <button type="submit" className="btn btn-primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save'}
-          </button>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            disabled={testing || saving}
-            onClick={() => void test()}
-          >
-            {testing ? 'Testing…' : 'Test connection'}
-          </button>
-          {testResult && (
-            <p
-              className={`test-result ${testResult.ok ? 'ok' : 'bad'}`}
-              role="status"
-              data-testid="connection-test"
-            >
-              {testResult.message}
-            </p>
-          )}
-        </div>
+        <SaveAndTest
+          saving={saving}
+          testing={testing}
+          onTest={() => void test()}
+          saveLabel="Save"
+          testLabel="Test connection"
+          testResult={testResult}
+          testId="connection-test"
+        />
       </form>
     </section>
   );

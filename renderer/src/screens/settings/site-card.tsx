@@ -8,6 +8,7 @@ import type { SettingsPatch } from '../../../../src/ipc/contract';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pill } from '../../components/status-pill';
 import { describeConnection } from '../../store/connection';
+import { ForgetSecretButton, SaveAndTest, SecretField, SessionOnlyChoice } from './credential-fields';
 import { useConnection, useStores } from '../../store/stores-context';
 
 export function SiteCard({ highlight }: { highlight: boolean }) {
@@ -95,54 +96,25 @@ export function SiteCard({ highlight }: { highlight: boolean }) {
               onChange={(e) => setSiteKey(e.target.value)}
             />
           </label>
-          <label className="field">
-            <span className="field-label">Site key secret</span>
-            <input
-              type="password"
-              autoComplete="new-password"
-              placeholder={
-                settings?.siteSecretKept === 'session'
-                  ? '••• kept for this session'
-                  : settings?.hasSiteSecret
-                    ? '••• stored'
-                    : 'Not set'
-              }
-              value={secret}
-              onChange={(e) => setSecret(e.target.value)}
-            />
-            <span className="field-hint">
-              {settings?.siteSecretKept === 'session'
-                ? 'Kept for this session only: LabelDesk forgets it when it quits. Type a new one to replace it.'
-                : settings?.hasSiteSecret
-                  ? 'A secret is stored, encrypted. Type a new one to replace it.'
-                  : storageProblem
-                    ? 'It is never shown again.'
-                    : 'Stored encrypted on this computer; it is never shown again.'}
-            </span>
-          </label>
+          <SecretField
+            label="Site key secret"
+            secret={{ kept: settings?.siteSecretKept ?? null, stored: settings?.hasSiteSecret === true }}
+            storageProblem={storageProblem}
+            value={secret}
+            onChange={setSecret}
+          />
           {storageProblem && (
-            <div className="field">
-              <p className="muted small">{storageProblem}</p>
-              <label className="radio">
-                <input
-                  type="checkbox"
-                  checked={sessionOnly}
-                  onChange={(e) => setSessionOnly(e.target.checked)}
-                />
-                <span>Keep the secret for this session only</span>
-              </label>
-            </div>
+            <SessionOnlyChoice
+              storageProblem={storageProblem}
+              checked={sessionOnly}
+              onChange={setSessionOnly}
+            />
           )}
           {settings?.hasSiteSecret && (
-            <div className="field field-end">
-              <button
-                type="button"
-                className="btn btn-ghost btn-small btn-danger-text"
-                onClick={() => void connection.getState().save({ siteSecret: null })}
-              >
-                {settings.siteSecretKept === 'session' ? 'Forget the secret' : 'Forget the stored secret'}
-              </button>
-            </div>
+            <ForgetSecretButton
+              secret={{ kept: settings.siteSecretKept, stored: true }}
+              onForget={() => void connection.getState().save({ siteSecret: null })}
+            />
           )}
         </div>
         <label className="radio">
@@ -156,28 +128,15 @@ export function SiteCard({ highlight }: { highlight: boolean }) {
           </span>
         </label>
         {error && <ErrorNotice error={error} />}
-        <div className="row">
-          <button type="submit" className="btn btn-primary" disabled={saving}>
-            {saving ? 'Saving…' : 'Save site server'}
-          </button>
-          <button
-            type="button"
-            className="btn btn-secondary"
-            disabled={testing || saving}
-            onClick={() => void test()}
-          >
-            {testing ? 'Testing…' : 'Test site connection'}
-          </button>
-          {testResult && (
-            <p
-              className={`test-result ${testResult.ok ? 'ok' : 'bad'}`}
-              role="status"
-              data-testid="site-connection-test"
-            >
-              {testResult.message}
-            </p>
-          )}
-        </div>
+        <SaveAndTest
+          saving={saving}
+          testing={testing}
+          onTest={() => void test()}
+          saveLabel="Save site server"
+          testLabel="Test site connection"
+          testResult={testResult}
+          testId="site-connection-test"
+        />
       </form>
     </section>
   );
