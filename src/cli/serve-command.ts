@@ -67,6 +67,7 @@ Limits (each refusal names the field and the limit; README "Limits of labeldesk 
   --image-timeout N       seconds for an image download, redirects included (default ${DEFAULT_LIMITS.imageTimeoutMs / 1000})
   --image-cache-mb N      memory for fetched images (default ${DEFAULT_LIMITS.imageCacheBytes / MIB})
   --auth-failures N       wrong secrets per key per minute, 5× that per address (default ${DEFAULT_LIMITS.authFailuresPerMinute}, whatever --rate-limit)
+  --refusal-delay N       ms before a 429 for those, or for a key past --rate-limit, is answered (default ${DEFAULT_LIMITS.refusalDelayMs}; 0: at once)
 
 Heavy renders (large labels, high dpi, big images) run in worker threads, the others on the event loop:
   --render-workers N      worker threads at most, started when needed (default ${DEFAULT_LIMITS.renderWorkers}; 0: none)
@@ -139,6 +140,7 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
     'image-timeout': { type: 'string' },
     'image-cache-mb': { type: 'string' },
     'auth-failures': { type: 'string' },
+    'refusal-delay': { type: 'string' },
     'render-workers': { type: 'string' },
     'heavy-render-dots': { type: 'string' },
     'render-worker-idle': { type: 'string' },
@@ -176,6 +178,9 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
   limit('image-timeout', 'imageTimeoutMs', 1, 1000);
   limit('image-cache-mb', 'imageCacheBytes', 0, MIB);
   limit('auth-failures', 'authFailuresPerMinute', 1);
+  limit('refusal-delay', 'refusalDelayMs', 0);
+  if ((limits.refusalDelayMs ?? 0) > 60_000)
+    throw new UsageError(`--refusal-delay: expected at most 60000 ms, got "${values['refusal-delay']}"`);
   limit('render-workers', 'renderWorkers', 0);
   limit('heavy-render-dots', 'heavyRenderDots', 0);
   limit('render-worker-idle', 'renderWorkerIdleMs', 1, 1000);

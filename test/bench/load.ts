@@ -30,6 +30,8 @@ const keysFile = join(dataDir, 'keys.json');
 interface Answer {
   status: number;
   ms: number;
+  /** Which of the loops (one keep-alive connection each) sent it. */
+  loop?: number;
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -73,11 +75,18 @@ async function loops(
   const out: Answer[] = [];
   let i = 0;
   await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (performance.now() < until) out.push(await next(i++));
+    Array.from({ length: workers }, async (_, loop) => {
+      while (performance.now() < until) out.push({ ...(await next(i++)), loop });
     }),
   );
   return out;
+}
+
+function perConnection(answers: Answer[]): [number, number] {
+  const counts = new Map<number, number>();
+  for (const a of answers) counts.set(a.loop ?? -1, (counts.get(a.loop ?? -1) ?? 0) + 1);
+  const values = [...counts.values()];
+  return values.length ? [Math.min(...values), Math.max(...values)] : [0, 0];
 }
 
 function countByStatus(answers: Answer[]): Record<string, number> {
@@ -131,7 +140,7 @@ async function main(): Promise<void> {
   const server = spawn(cmd as string, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   base = await new Promise<string>((resolve, reject) => {
     let text = '';
-    server.stdout.on('data', (c: Buffer) => {
+    server.stdout?.on('data', (c: Buffer) => {
       text += c.toString();
       const m = /listening on (http:\/\/\S+)/.exec(text);
       if (m?.[1]) resolve(m[1]);
@@ -203,6 +212,7 @@ async function main(): Promise<void> {
   ] as const) {
     for (const withHostile of [false, true]) {
       const cpuBefore = serverCpu();
+      const clientCpuBefore = process.cpuUsage();
       const started = performance.now();
       const until = started + seconds * 1000;
       const [answers, hostileAnswers] = await Promise.all([
@@ -211,6 +221,7 @@ async function main(): Promise<void> {
       ]);
       const elapsed = (performance.now() - started) / 1000;
       const cpuAfter = serverCpu();
+      const clientCpu = process.cpuUsage(clientCpuBefore);
       const share = (seconds: number): number => Math.round((seconds / elapsed) * 100) / 100;
       const ok = answers.filter((a) => a.status === 200);
       const ms = ok.map((a) => a.ms).sort((a, b) => a - b);
@@ -219,11 +230,16 @@ async function main(): Promise<void> {
         p50_ms: Math.round(quantile(ms, 0.5)),
         p99_ms: Math.round(quantile(ms, 0.99)),
         statuses: countByStatus(answers),
+        // Answers of the least and the most served of the 32 connections: a server that answers in arrival
+        // order serves each once a round (work-gate.ts; before, two of 32 got half as many, at twice the latency).
+        answers_per_connection_min_max: perConnection(ok),
         ...(hostileAnswers ? { hostile: hostileAnswers } : {}),
         server_peak_rss_mb: Math.round(vmHwmMb()),
         // Cores' worth of CPU the server used over the phase: all threads, and its event loop alone.
         server_cpu_cores: share(cpuAfter.all - cpuBefore.all),
         server_cpu_cores_event_loop: share(cpuAfter.main - cpuBefore.main),
+        // The clients' own process (core 1): near 1.00 would mean the clients, not the server, set the pace.
+        client_cpu_cores: share((clientCpu.user + clientCpu.system) / 1e6),
       };
     }
   }

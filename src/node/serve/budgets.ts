@@ -41,6 +41,15 @@ export interface ServerLimits {
    */
   authFailuresPerMinute: number;
   /**
+   * How long a refusal for a client's own excess waits before it is answered, ms: the 429 of an address or key
+   * past its failed authentications, and of a key past its request rate. A client that ignores Retry-After and
+   * asks again at once (a script guessing secrets, a runaway integration) then costs the server one answer a
+   * second per connection instead of thousands, which it took from every other client's renders (as sshd and
+   * Dovecot delay failed logins). At most 1,024 are held at once; past that they are answered at once.
+   * 0: answered at once.
+   */
+  refusalDelayMs: number;
+  /**
    * Worker threads for heavy renders (render-pool.ts): started on the first heavy request, ended after
    * `renderWorkerIdleMs` without work. 0: every render runs on the event loop.
    */
@@ -65,6 +74,7 @@ export const DEFAULT_LIMITS: ServerLimits = {
   renders: Math.max(1, Math.min(4, availableParallelism())),
   rendersWaiting: 64,
   authFailuresPerMinute: 60,
+  refusalDelayMs: 1000,
   rendersPerKey: 32,
   imageBytes: 10 * 1024 * 1024,
   imageTimeoutMs: 10_000,

@@ -214,7 +214,11 @@ function clientGone(req: FastifyRequest): boolean {
   return req.raw.socket.destroyed;
 }
 
+/** Refusals held back at once (each holds a socket and a timer); past this they are answered at once. */
+const REFUSALS_HELD = 1024;
+
 /** Builds and starts the server. Close it with `close()` (also stops timers and flushes the usage ledger). */
+
 export async function startServer(options: ServerOptions): Promise<ApiServer> {
   const now = options.now ?? (() => new Date());
   const files = dataFiles(options.dataDir);
@@ -270,7 +274,10 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     failuresPerMinute: limits.authFailuresPerMinute,
     now: () => now().getTime(),
   });
-  const renders = workGate(limits.renders, limits.rendersWaiting, limits.rendersPerKey);
+  // One render per turn of the event loop: requests are rendered in the order they arrived (work-gate.ts).
+  const renders = workGate(limits.renders, limits.rendersWaiting, limits.rendersPerKey, {
+    oneTaskPerTurn: true,
+  });
   const usage: UsageLedger = site
     ? siteUsageLedger(site.db, (e) => log('error', { error: (e as Error).name }, 'cannot give copies back'))
     : await openUsageLedger(files.usage, (e) =>
@@ -364,6 +371,26 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     );
   });
 
+  /**
+   * Refusals of a client's own excess wait `limits.refusalDelayMs` before they are answered (budgets.ts); at
+   * most REFUSALS_HELD at once, and none once the server is closing.
+   */
+  const pausedRefusals = new Set<() => void>();
+  /** Set by close(): /ready says "stopping", refusals are no longer held. */
+  let closing = false;
+  function pauseBeforeRefusal(): Promise<void> | undefined {
+    if (limits.refusalDelayMs <= 0 || closing || pausedRefusals.size >= REFUSALS_HELD) return undefined;
+    return new Promise((resolve) => {
+      const answer = () => {
+        clearTimeout(timer);
+        pausedRefusals.delete(answer);
+        resolve();
+      };
+      const timer = setTimeout(answer, limits.refusalDelayMs);
+      pausedRefusals.add(answer);
+    });
+  }
+
   /** 401 without valid credentials (before the body is read), then 429 past the key's rate. */
   async function authenticate(req: FastifyRequest): Promise<void> {
     const key = req.headers['x-api-key'];
@@ -372,7 +399,11 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
       throw new HttpError(401, 'the X-API-KEY and X-API-SECRET headers are required');
     }
     const verdict = await keys.verify(key, secret, req.ip);
-    if (verdict.outcome === 'throttled') throw tooMany(verdict.retryAfterSeconds, AUTH_THROTTLED[verdict.by]);
+    if (verdict.outcome === 'throttled') {
+      // Past its failed attempts, a client is answered slowly; "busy" is the server's state, answered at once.
+      if (verdict.by !== 'busy') await pauseBeforeRefusal();
+      throw tooMany(verdict.retryAfterSeconds, AUTH_THROTTLED[verdict.by]);
+    }
     if (verdict.outcome === 'wrong') {
       throw new HttpError(401, 'the API key or secret is wrong, or the secret has been regenerated');
     }
@@ -380,8 +411,10 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     req.apiKey = record.key;
     req.allowance = record.allowance;
     const rate = await limiter.take(record.key);
-    if (!rate.allowed)
+    if (!rate.allowed) {
+      await pauseBeforeRefusal();
       throw tooMany(rate.retryAfterSeconds, `more than ${perMinute} requests per minute for this API key`);
+    }
   }
 
   let selfUrl = '';
@@ -542,7 +575,6 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
 
   // Operations: /health says the process answers; /ready whether it should be given requests (a load
   // balancer's check): not while it shuts down, nor when its site database does not answer.
-  let closing = false;
   app.get('/health', async (_req, reply) => reply.type(JSON_TYPE).send({ status: 'ok' }));
   app.get('/ready', async (_req, reply) => {
     const instance = site ? { instance: site.instance } : {};
@@ -597,6 +629,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     },
     close: async () => {
       closing = true;
+      for (const answer of [...pausedRefusals]) answer();
       clearInterval(sweepTimer);
       // The print queue first: its drivers finish the label in flight and hand their printers to other instances.
       if (printQueue) {

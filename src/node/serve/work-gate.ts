@@ -15,6 +15,13 @@
  * place to the next task meanwhile (`place.elsewhere`): it then holds a waiting place instead, so the gate
  * still bounds every task it let in to `running + waiting`, and takes a running place again, first in line,
  * when the work comes back.
+ *
+ * With `oneTaskPerTurn` (the server's renders), a task never starts in the turn of the event loop it arrived
+ * in: tasks start from the queue one per turn (`setImmediate`), so the requests that arrived during a render
+ * are read and queued before the next render starts. Without it, Node's poll hands the server its ready sockets
+ * in epoll's order, and a saturated server settled into serving 30 of 32 keep-alive connections every round and
+ * the other two every other round, at twice the latency (docs/performance.md, "Arrival order"); paced, each
+ * connection is answered once a round, in the order it asked.
  */
 
 export type GateRefusal = 'full' | 'owner';
@@ -43,7 +50,18 @@ interface Waiter {
 /** Owners' tallies are forgotten once the queue's level passes them (they would start there anyway). */
 const TALLY_SWEEP_AT = 256;
 
-export function workGate(running: number, waiting: number, perOwner = Infinity): WorkGate {
+export interface WorkGateOptions {
+  /** Start queued tasks one per turn of the event loop, never in the turn they arrived in (see above). */
+  oneTaskPerTurn?: boolean;
+}
+
+export function workGate(
+  running: number,
+  waiting: number,
+  perOwner = Infinity,
+  options: WorkGateOptions = {},
+): WorkGate {
+  const paced = options.oneTaskPerTurn === true;
   let active = 0;
   /** Tasks whose work is elsewhere: each holds a waiting place. */
   let away = 0;
@@ -69,9 +87,23 @@ export function workGate(running: number, waiting: number, perOwner = Infinity):
     level = Math.max(level, chosen.start);
     return chosen.go();
   };
+  /** Paced: a turn that will start the next queued task is already scheduled. */
+  let turnScheduled = false;
+  const turn = () => {
+    turnScheduled = false;
+    if (active < running) dispatch();
+    schedule();
+  };
+  /** Paced: starts the next queued task in a later turn, if there is one and a free place for it. */
+  const schedule = () => {
+    if (turnScheduled || active >= running || returning.length + queue.length === 0) return;
+    turnScheduled = true;
+    setImmediate(turn);
+  };
   const next = () => {
     active--;
-    dispatch();
+    if (paced) schedule();
+    else dispatch();
   };
   /** Where a task of `owner` costing `cost` starts in the fair order; moves the owner's tally past it. */
   const startOf = (owner: string, cost: number): number => {
@@ -84,7 +116,7 @@ export function workGate(running: number, waiting: number, perOwner = Infinity):
   };
   /** Resolves once the caller holds a running place; `start`: its place in the fair order, or first in line. */
   const acquire = (start: number | 'first'): Promise<void> | undefined => {
-    if (active < running) {
+    if (active < running && !paced) {
       active++;
       if (start !== 'first') level = Math.max(level, start);
       return undefined;
@@ -96,6 +128,7 @@ export function workGate(running: number, waiting: number, perOwner = Infinity):
       };
       if (start === 'first') returning.push(go);
       else queue.push({ go, start });
+      if (paced) schedule();
     });
   };
   return {

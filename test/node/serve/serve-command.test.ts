@@ -47,6 +47,29 @@ describe('labeldesk serve', () => {
     expect(running.stderr()).not.toContain(key.secret);
   });
 
+  test('SIGTERM while it holds refusals back (a guesser past its limit): it stops at once, not a minute later', async () => {
+    const key = JSON.parse((await cli(['keys', 'create', '--json', '--data-dir', dataDir])).stdout) as {
+      key: string;
+    };
+    const running = await serve(['--auth-failures', '1', '--refusal-delay', '60000']);
+    const guess = () =>
+      fetch(`${running.url}/custom-labels/fetch-markups`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key.key, 'x-api-secret': 'lds_guess' },
+        body: JSON.stringify({ label_name: 'product-2x1', amount: 1, apiData: {} }),
+      }).then(
+        (r) => r.status,
+        () => 'connection closed',
+      );
+    expect(await guess()).toBe(401);
+    const held = [guess(), guess(), guess()];
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    running.child.kill('SIGTERM');
+    // Were the held refusals' timers left running, the process would live on for their minute.
+    expect(await running.exit).toBe(0);
+    for (const outcome of await Promise.all(held)) expect([429, 'connection closed']).toContain(outcome);
+  }, 20_000);
+
   test('SIGINT (Ctrl-C) stops it too', async () => {
     const running = await serve();
     running.child.kill('SIGINT');
@@ -115,6 +138,13 @@ describe('labeldesk serve', () => {
     expect(pixels.stderr).toContain('--max-image-pixels: expected a whole number from 1, got "0"');
     expect((await cli(['serve', '--help'])).stdout).toMatch(
       /--max-image-pixels N\s+width × height an image may declare \(default 16000000\)/,
+    );
+    // A pause past what a timer holds (or a minute) would keep sockets for nothing.
+    const pause = await cli(['serve', '--refusal-delay', '600000']);
+    expect(pause.code).toBe(2);
+    expect(pause.stderr).toContain('--refusal-delay: expected at most 60000 ms, got "600000"');
+    expect((await cli(['serve', '--refusal-delay', 'soon'])).stderr).toContain(
+      '--refusal-delay: expected a whole number from 0, got "soon"',
     );
   });
 

@@ -173,3 +173,84 @@ describe('workGate: fair order by cost between owners', () => {
     expect(order).toEqual(['x0', 'k0', 'x1']);
   });
 });
+
+describe('workGate paced one task per turn (the server’s renders)', () => {
+  test('a task never starts in the turn it arrived in, even with a place free', async () => {
+    const gate = workGate(1, 10, Infinity, { oneTaskPerTurn: true });
+    const order: string[] = [];
+    const done = gate.run(async () => void order.push('a'));
+    expect(order).toEqual([]);
+    await done;
+    expect(order).toEqual(['a']);
+  });
+
+  test('requests read while a task runs are queued before the next task starts: arrival order, not socket order', async () => {
+    // A real socket pair on loopback: bytes written during task a's (synchronous) work are read by the next
+    // turn's poll, and the request they carry is queued then, before b starts. Unpaced, b and c started in the
+    // same turn as a ended, before the poll, and a request read later waited for whatever else was ready.
+    for (const paced of [true, false]) {
+      const gate = workGate(1, 10, Infinity, { oneTaskPerTurn: paced });
+      const order: string[] = [];
+      const { createServer, connect } = await import('node:net');
+      let late: Promise<unknown> | undefined;
+      const server = createServer((socket) =>
+        socket.once('data', () => {
+          order.push('x read');
+          late = gate.run(async () => void order.push('x')) as Promise<unknown>;
+        }),
+      );
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as { port: number }).port;
+      const client = connect(port, '127.0.0.1');
+      await new Promise((resolve) => client.once('connect', resolve));
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the server side has accepted it
+      const tasks = [
+        gate.run(async () => {
+          order.push('a');
+          client.write('x');
+          const until = performance.now() + 20;
+          while (performance.now() < until); // a render: the thread is busy, the byte waits in the kernel
+        }),
+        gate.run(async () => void order.push('b')),
+        gate.run(async () => void order.push('c')),
+      ];
+      await Promise.all(tasks);
+      for (let i = 0; i < 100 && late === undefined; i++) await tick();
+      await late;
+      client.destroy();
+      await new Promise((resolve) => server.close(resolve));
+      if (paced) expect(order).toEqual(['a', 'x read', 'b', 'c', 'x']);
+      else expect(order).toEqual(['a', 'b', 'c', 'x read', 'x']);
+    }
+  });
+
+  test('one owner’s tasks still run in arrival order, fair order between owners still holds', async () => {
+    const gate = workGate(1, 100, Infinity, { oneTaskPerTurn: true });
+    const order: string[] = [];
+    const tasks = [
+      gate.run(async () => void order.push('heavy 0'), 'heavy', 3),
+      gate.run(async () => void order.push('heavy 1'), 'heavy', 3),
+      ...Array.from({ length: 4 }, (_, k) => gate.run(async () => void order.push(`light ${k}`), 'light', 1)),
+    ];
+    await Promise.all(tasks);
+    expect(order).toEqual(['heavy 0', 'light 0', 'light 1', 'light 2', 'heavy 1', 'light 3']);
+  });
+
+  test('a task working elsewhere gives its place to the next, and comes back first, paced too', async () => {
+    const gate = workGate(1, 4, Infinity, { oneTaskPerTurn: true });
+    const order: string[] = [];
+    const worker = later<string>();
+    const heavy = gate.run(async (place) => {
+      const result = await place.elsewhere(() => worker.promise);
+      order.push(`heavy back with ${result}`);
+    });
+    const small = gate.run(async () => void order.push('small'));
+    await small;
+    const c = gate.run(async () => {
+      order.push('c');
+    });
+    worker.resolve('its output');
+    await Promise.all([heavy, c]);
+    expect(order).toEqual(['small', 'heavy back with its output', 'c']);
+  });
+});
