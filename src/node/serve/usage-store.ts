@@ -4,7 +4,8 @@
  * a refused or failed request renders nothing.
  *
  * The server owns the file while it runs (one server per data folder): it keeps the ledger in memory and
- * writes it after each counted request (atomically; writes that pile up are coalesced into one).
+ * writes it after each counted request (atomically; a write starts at most every USAGE_WRITE_EVERY_MS, and the
+ * requests counted meanwhile go into the next one).
  */
 import { z } from 'zod';
 import { HttpError } from '../../engine/http-errors';
@@ -54,6 +55,15 @@ export interface UsageLedger {
   flush(): Promise<void>;
 }
 
+/**
+ * A write of usage.json starts at most this often, ms: the changes of the requests answered meanwhile go into the
+ * next one. Each write is a temporary file, fsync and rename; started after every request, they took ~6 % of a
+ * busy server's event loop and its thread pool's fsyncs the rest of the core (docs/performance.md). A request
+ * after a quiet moment is written at once; a process killed without warning loses at most this much of the
+ * tally (close() and SIGTERM write it all).
+ */
+export const USAGE_WRITE_EVERY_MS = 200;
+
 export async function openUsageLedger(file: string, onError: (e: unknown) => void): Promise<UsageLedger> {
   const usage = await readUsageFile(file);
   const store = usageFile(file);
@@ -61,17 +71,29 @@ export async function openUsageLedger(file: string, onError: (e: unknown) => voi
   const writes = serialQueue();
   let dirty = false;
 
-  function scheduleWrite(): void {
-    if (dirty) return; // a write is already queued and will include this change
-    dirty = true;
+  /** When the last write started (performance.now()), and the timer of the next one when it has to wait. */
+  let lastWrite = -Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  function queueWrite(): void {
+    timer = undefined;
     void writes.run(async () => {
       dirty = false;
+      lastWrite = performance.now();
       try {
         await store.write(usage);
       } catch (e) {
         onError(e);
       }
     });
+  }
+
+  function scheduleWrite(): void {
+    if (dirty) return; // a write is already queued or timed and will include this change
+    dirty = true;
+    const wait = lastWrite + USAGE_WRITE_EVERY_MS - performance.now();
+    if (wait <= 0) queueWrite();
+    else timer = setTimeout(queueWrite, wait);
   }
 
   return {
@@ -109,6 +131,10 @@ export async function openUsageLedger(file: string, onError: (e: unknown) => voi
       };
     },
     flush: async () => {
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        queueWrite();
+      }
       await writes.idle();
     },
   };
