@@ -218,7 +218,6 @@ function clientGone(req: FastifyRequest): boolean {
 const REFUSALS_HELD = 1024;
 
 /** Builds and starts the server. Close it with `close()` (also stops timers and flushes the usage ledger). */
-
 export async function startServer(options: ServerOptions): Promise<ApiServer> {
   const now = options.now ?? (() => new Date());
   const files = dataFiles(options.dataDir);
