@@ -67,7 +67,7 @@ Limits (each refusal names the field and the limit; README "Limits of labeldesk 
   --image-timeout N       seconds for an image download, redirects included (default ${DEFAULT_LIMITS.imageTimeoutMs / 1000})
   --image-cache-mb N      memory for fetched images (default ${DEFAULT_LIMITS.imageCacheBytes / MIB})
   --auth-failures N       wrong secrets per key per minute, 5× that per address (default ${DEFAULT_LIMITS.authFailuresPerMinute}, whatever --rate-limit)
-  --refusal-delay N       ms before a 429 for those, or for a key past --rate-limit, is answered (default ${DEFAULT_LIMITS.refusalDelayMs}; 0: at once)
+  --refusal-delay MS      ms before a 429 for those, or for a key past --rate-limit, is answered (default ${DEFAULT_LIMITS.refusalDelayMs}; 0: at once)
 
 Heavy renders (large labels, high dpi, big images) run in worker threads, the others on the event loop:
   --render-workers N      worker threads at most, started when needed (default ${DEFAULT_LIMITS.renderWorkers}; 0: none)

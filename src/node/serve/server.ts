@@ -377,15 +377,19 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
   const pausedRefusals = new Set<() => void>();
   /** Set by close(): /ready says "stopping", refusals are no longer held. */
   let closing = false;
+  // As the CLI bounds it: past a timer's range setTimeout would fire at once.
+  const refusalDelayMs = Number.isFinite(limits.refusalDelayMs)
+    ? Math.min(Math.max(0, limits.refusalDelayMs), 60_000)
+    : 0;
   function pauseBeforeRefusal(): Promise<void> | undefined {
-    if (limits.refusalDelayMs <= 0 || closing || pausedRefusals.size >= REFUSALS_HELD) return undefined;
+    if (refusalDelayMs <= 0 || closing || pausedRefusals.size >= REFUSALS_HELD) return undefined;
     return new Promise((resolve) => {
       const answer = () => {
         clearTimeout(timer);
         pausedRefusals.delete(answer);
         resolve();
       };
-      const timer = setTimeout(answer, limits.refusalDelayMs);
+      const timer = setTimeout(answer, refusalDelayMs);
       pausedRefusals.add(answer);
     });
   }

@@ -74,6 +74,8 @@ export async function openUsageLedger(file: string, onError: (e: unknown) => voi
   /** When the last write started (performance.now()), and the timer of the next one when it has to wait. */
   let lastWrite = -Infinity;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** The last write failed: flush() (close, SIGTERM) tries once more even if nothing was counted since. */
+  let failed = false;
 
   function queueWrite(): void {
     timer = undefined;
@@ -82,7 +84,9 @@ export async function openUsageLedger(file: string, onError: (e: unknown) => voi
       lastWrite = performance.now();
       try {
         await store.write(usage);
+        failed = false;
       } catch (e) {
+        failed = true;
         onError(e);
       }
     });
@@ -133,6 +137,8 @@ export async function openUsageLedger(file: string, onError: (e: unknown) => voi
     flush: async () => {
       if (timer !== undefined) {
         clearTimeout(timer);
+        queueWrite();
+      } else if (failed && !dirty) {
         queueWrite();
       }
       await writes.idle();

@@ -4,7 +4,7 @@
  * every request, they took a share of the core from the renders), and flush() writes what is pending. Writes
  * are counted by their temporary files' names, seen through inotify (fs.watch).
  */
-import { mkdtempSync, readFileSync, rmSync, watch } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -75,4 +75,25 @@ test('a count after a quiet moment is on disk at once, without flush()', async (
   }
   expect(copiesIn(file, 'ldk_b')).toBe(1);
   await ledger.flush();
+});
+
+test('a write that failed (the folder gone, say) is tried again by flush(), as on SIGTERM', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ld-usage-'));
+  const folder = join(dir, 'data');
+  mkdirSync(folder);
+  const file = join(folder, 'usage.json');
+  const errors: unknown[] = [];
+  const ledger = await openUsageLedger(file, (e) => errors.push(e));
+  // Where the folder was, a file: the write cannot make its temporary file.
+  rmSync(folder, { recursive: true });
+  writeFileSync(folder, 'not a folder');
+  const reservation = await ledger.reserve('ldk_c', 3, undefined);
+  await reservation.commit('render-zpl');
+  await ledger.flush();
+  expect(errors.length).toBeGreaterThan(0);
+  // The disk is back; nothing new was counted, and close() flushes.
+  rmSync(folder);
+  mkdirSync(folder);
+  await ledger.flush();
+  expect(copiesIn(file, 'ldk_c')).toBe(3);
 });
