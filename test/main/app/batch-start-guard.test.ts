@@ -7,21 +7,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { dispatch } from '../../../main/app/dispatch';
 import { plainCipher } from '../../../main/app/secret-store';
 import { createAppServices, type AppServices } from '../../../main/app/services';
-import type { ChannelName, RequestOf, ResponseOf } from '../../../src/ipc/contract';
 import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
+import { ipcCalls } from '../../support/ipc-calls';
 
 let dir: string;
 let services: AppServices;
 let zebra: ZebraEmulator;
 
-async function call<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
-  const answer = await dispatch(services, channel, request);
-  if (!answer.ok) throw answer.error;
-  return answer.result as ResponseOf<C>;
-}
+const { call } = ipcCalls(() => services);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ld-batch-guard-'));

@@ -8,24 +8,19 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../../main/app/dispatch';
 import { plainCipher } from '../../../main/app/secret-store';
 import { createAppServices, type AppServices } from '../../../main/app/services';
-import type { ChannelName, RequestOf, ResponseOf } from '../../../src/ipc/contract';
 import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
 import { scanZplJob } from '../../support/barcode-label';
 import { SAMPLE_DATA, rawTemplate } from '../../support/templates';
 import { zbarValues } from '../../support/zbar';
+import { ipcCalls } from '../../support/ipc-calls';
 
 let dir: string;
 let services: AppServices;
 let zebra: ZebraEmulator;
 
-async function call<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
-  const answer = await dispatch(services, channel, request);
-  if (!answer.ok) throw answer.error;
-  return answer.result as ResponseOf<C>;
-}
+const { call } = ipcCalls(() => services);
 
 const TRACKING = '1Z999AA10123456784';
 const values = SAMPLE_DATA['shipping-4x6']!;

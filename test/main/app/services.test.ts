@@ -11,8 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServices, type AppServices } from '../../../main/app/services';
 import { plainCipher } from '../../../main/app/secret-store';
-import { dispatch } from '../../../main/app/dispatch';
-import type { AppEvent, ChannelName, RequestOf, ResponseOf } from '../../../src/ipc/contract';
+import type { AppEvent } from '../../../src/ipc/contract';
 import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
 import { scanZplJob } from '../../support/barcode-label';
 import { applyWirePreview } from '../../../src/ipc/wire-preview';
@@ -21,6 +20,7 @@ import { toWirePreview } from '../../../src/ipc/wire-scene';
 import { BUNDLED_FONT_FILES, createFontSet } from '../../../src/layout/fonts';
 import { fontsDir } from '../../../src/node/assets';
 import { dataUrlImages, NotInWorker } from '../../../renderer/src/preview/engine/data-images';
+import { ipcCalls } from '../../support/ipc-calls';
 
 let dir: string;
 let services: AppServices;
@@ -29,11 +29,7 @@ let zebra300: ZebraEmulator;
 const events: AppEvent[] = [];
 
 /** A call as both shells make it (main/app/dispatch.ts); an error answer is thrown as its body. */
-async function call<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
-  const answer = await dispatch(services, channel, request);
-  if (!answer.ok) throw answer.error;
-  return answer.result as ResponseOf<C>;
-}
+const { call } = ipcCalls(() => services);
 
 const ref = { source: 'bundled', name: 'shipping-4x6' } as const;
 const values = {

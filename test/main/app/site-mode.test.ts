@@ -14,8 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServices, type AppServices } from '../../../main/app/services';
 import { plainCipher } from '../../../main/app/secret-store';
 import { dispatch } from '../../../main/app/dispatch';
-import type { ChannelName, JobView, RequestOf, ResponseOf } from '../../../src/ipc/contract';
-import type { IpcErrorBody } from '../../../src/ipc/errors';
+import type { JobView, ResponseOf } from '../../../src/ipc/contract';
 import { startServer, type ApiServer } from '../../../src/node/serve/server';
 import { openSiteDb, type SiteDb } from '../../../src/node/site/db';
 import { siteKeys, siteTemplates } from '../../../src/node/site/site-stores';
@@ -24,6 +23,7 @@ import { startPostgres, type TestPostgres } from '../../support/postgres';
 import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
 import { scanZplJob } from '../../support/barcode-label';
 import { SITE_SERIALS, siteSerialsTemplate } from '../../support/site-serials';
+import { ipcCalls } from '../../support/ipc-calls';
 
 let pg: TestPostgres;
 let db: SiteDb;
@@ -43,17 +43,7 @@ const TEMPLATE = SITE_SERIALS;
 /** A label whose Code 128 carries its serial (SN-000001, …), so a scan of the printed dots reads it back. */
 const serialTemplate = () => siteSerialsTemplate();
 
-async function call<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
-  const answer = await dispatch(services, channel, request);
-  if (!answer.ok) throw answer.error;
-  return answer.result as ResponseOf<C>;
-}
-
-async function refused<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<IpcErrorBody> {
-  const answer = await dispatch(services, channel, request);
-  if (answer.ok) throw new Error(`${channel} was expected to fail`);
-  return answer.error;
-}
+const { call, refused } = ipcCalls(() => services);
 
 /** Waits for a job of the local queue to finish (no time asserted: the test's own timeout bounds it). */
 async function done(job: JobView | null): Promise<JobView> {

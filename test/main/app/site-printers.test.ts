@@ -13,9 +13,6 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServices, type AppServices } from '../../../main/app/services';
 import { plainCipher } from '../../../main/app/secret-store';
-import { dispatch } from '../../../main/app/dispatch';
-import type { ChannelName, RequestOf, ResponseOf } from '../../../src/ipc/contract';
-import type { IpcErrorBody } from '../../../src/ipc/errors';
 import { startServer, type ApiServer } from '../../../src/node/serve/server';
 import { relayPrinterGateway } from '../../../src/node/serve/file-printer-gateway';
 import { createTransport } from '../../../src/node/printers/open-transport';
@@ -27,6 +24,7 @@ import { startPostgres, type TestPostgres } from '../../support/postgres';
 import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
 import { scanZplJob } from '../../support/barcode-label';
 import { SITE_SERIALS, siteSerialsTemplate } from '../../support/site-serials';
+import { ipcCalls } from '../../support/ipc-calls';
 
 let pg: TestPostgres;
 let db: SiteDb;
@@ -43,17 +41,7 @@ const ref = { source: 'site', name: TEMPLATE } as const;
 
 const serialTemplate = () => siteSerialsTemplate({ title: false, note: false });
 
-async function call<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
-  const answer = await dispatch(services, channel, request);
-  if (!answer.ok) throw answer.error;
-  return answer.result as ResponseOf<C>;
-}
-
-async function refused<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<IpcErrorBody> {
-  const answer = await dispatch(services, channel, request);
-  if (answer.ok) throw new Error(`${channel} was expected to fail`);
-  return answer.error;
-}
+const { call, refused } = ipcCalls(() => services);
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'ld-app-site-printers-'));

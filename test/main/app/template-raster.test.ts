@@ -9,18 +9,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppServices, type AppServices } from '../../../main/app/services';
 import { plainCipher } from '../../../main/app/secret-store';
-import { dispatch } from '../../../main/app/dispatch';
-import type { ChannelName, RequestOf, ResponseOf } from '../../../src/ipc/contract';
 import type { Template } from '../../../src/model/schema';
+import { ipcCalls } from '../../support/ipc-calls';
 
 let dir: string;
 let services: AppServices;
 
-async function call<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
-  const answer = await dispatch(services, channel, request);
-  if (!answer.ok) throw answer.error;
-  return answer.result as ResponseOf<C>;
-}
+const { call } = ipcCalls(() => services);
 
 const shelf: Template = {
   schemaVersion: 1,

@@ -13,11 +13,11 @@ import { createAppServices, type AppServices } from '../../../main/app/services'
 import { plainCipher } from '../../../main/app/secret-store';
 import { dispatch } from '../../../main/app/dispatch';
 import { REVISIONS_KEPT } from '../../../main/app/template-revisions';
-import type { ChannelName, RequestOf, ResponseOf } from '../../../src/ipc/contract';
 import { apiFromBridge } from '../../../src/ipc/bridge';
 import { createStores } from '../../../renderer/src/store';
 import type { Template } from '../../../src/model/schema';
 import { TEMPLATES_DIR, bundledTemplate, rawTemplate } from '../../support/templates';
+import { ipcCalls } from '../../support/ipc-calls';
 
 /** While `full` is set, writes to files whose path it matches write half their bytes, then fail: disk full. */
 const disk = vi.hoisted(() => ({ full: null as RegExp | null }));
@@ -49,11 +49,7 @@ const userDir = () => join(dir, 'templates');
 const userFile = (name: string) => join(userDir(), `${name}.json`);
 const revisionsDir = (name: string) => join(userDir(), '.revisions', name);
 
-async function call<C extends ChannelName>(channel: C, request: RequestOf<C>): Promise<ResponseOf<C>> {
-  const answer = await dispatch(services, channel, request);
-  if (!answer.ok) throw answer.error;
-  return answer.result as ResponseOf<C>;
-}
+const { call } = ipcCalls(() => services);
 
 /** A small valid template named `name`, its one text saying `text`. */
 const label = (name: string, text = 'v1', extra: Partial<Template> = {}): Template => ({

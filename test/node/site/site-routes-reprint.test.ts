@@ -14,30 +14,7 @@ import { filePrinterGateway } from '../../../src/node/serve/file-printer-gateway
 import { createTransport } from '../../../src/node/printers/open-transport';
 import { startZebraEmulator, type ZebraEmulator } from '../../emulator/zebra-emulator';
 import { startPostgres, type TestPostgres } from '../../support/postgres';
-
-/** A 1 × 0.5 in tag whose counter number is its RFID EPC: every label different, its number readable in the ZPL. */
-const SERIAL_TAG = {
-  schemaVersion: 1,
-  name: 'serial-tag',
-  stage: { width: 1, height: 0.5, unit: 'in' },
-  fields: [
-    {
-      name: 'serial',
-      label: 'Serial',
-      placeholder: '000000000000000000000000',
-      type: 'counter',
-      counter: { start: 1, step: 1, width: 24 },
-    },
-  ],
-  elements: [
-    { type: 'text', x: 4, y: 4, width: 88, height: 20, text: '{serial}' },
-    { type: 'rfid', epc: '{serial}', bank: 'epc', bits: 96, lock: 'none', id: 'epc' },
-  ],
-};
-
-/** The counter number of each format a printer received, in order (-1 for one without). */
-const serialsOf = (formats: readonly { zpl: string }[]): number[] =>
-  formats.map((j) => Number(/\^RFW,H\^FD(\d{24})\^FS/.exec(j.zpl)?.[1] ?? -1));
+import { SERIAL_TAG, serialsOf } from './print-queue-labels';
 
 let pg: TestPostgres;
 let work: string;

@@ -1,7 +1,8 @@
 /**
- * The parts the hosted API's and the site server's cards share: a write-only secret field (never pre-filled,
- * "••• stored" when main keeps one), the session-only choice where this desktop cannot protect a stored secret,
- * "Forget the secret", and the Save / Test connection row with the test's result.
+ * The parts the hosted API's and the site server's cards share: the key id and a write-only secret field (never
+ * pre-filled, "••• stored" when main keeps one), the session-only choice where this desktop cannot protect a
+ * stored secret, "Forget the secret" (KeyAndSecretFields), and the Save / Test connection row with the test's
+ * result (SaveAndTest).
  */
 
 /** How main keeps a secret: stored encrypted, for this session only, or not at all. */
@@ -10,7 +11,7 @@ interface SecretKept {
   stored: boolean;
 }
 
-export function SecretField({
+function SecretField({
   label,
   secret,
   storageProblem,
@@ -49,7 +50,7 @@ export function SecretField({
 }
 
 /** Offered only where main cannot protect a stored secret; there it is the choice that works. */
-export function SessionOnlyChoice({
+function SessionOnlyChoice({
   storageProblem,
   checked,
   onChange,
@@ -71,13 +72,72 @@ export function SessionOnlyChoice({
   );
 }
 
-export function ForgetSecretButton({ secret, onForget }: { secret: SecretKept; onForget: () => void }) {
+function ForgetSecretButton({ secret, onForget }: { secret: SecretKept; onForget: () => void }) {
   return (
     <div className="field field-end">
       <button type="button" className="btn btn-ghost btn-small btn-danger-text" onClick={onForget}>
         {secret.kept === 'session' ? 'Forget the secret' : 'Forget the stored secret'}
       </button>
     </div>
+  );
+}
+
+/** The key id and its secret, with the session-only choice and "Forget the secret" where they apply. */
+export function KeyAndSecretFields({
+  keyLabel,
+  keyValue,
+  onKeyChange,
+  secretLabel,
+  secret,
+  secretValue,
+  onSecretChange,
+  storageProblem,
+  sessionOnly,
+  onSessionOnlyChange,
+  sessionOnlyTestId,
+  onForget,
+}: {
+  keyLabel: string;
+  keyValue: string;
+  onKeyChange: (value: string) => void;
+  secretLabel: string;
+  secret: SecretKept;
+  secretValue: string;
+  onSecretChange: (value: string) => void;
+  storageProblem: string | null;
+  sessionOnly: boolean;
+  onSessionOnlyChange: (checked: boolean) => void;
+  sessionOnlyTestId?: string;
+  onForget: () => void;
+}) {
+  return (
+    <>
+      <label className="field">
+        <span className="field-label">{keyLabel}</span>
+        <input
+          className="mono"
+          autoComplete="off"
+          value={keyValue}
+          onChange={(e) => onKeyChange(e.target.value)}
+        />
+      </label>
+      <SecretField
+        label={secretLabel}
+        secret={secret}
+        storageProblem={storageProblem}
+        value={secretValue}
+        onChange={onSecretChange}
+      />
+      {storageProblem && (
+        <SessionOnlyChoice
+          storageProblem={storageProblem}
+          checked={sessionOnly}
+          onChange={onSessionOnlyChange}
+          {...(sessionOnlyTestId ? { testId: sessionOnlyTestId } : {})}
+        />
+      )}
+      {secret.stored && <ForgetSecretButton secret={secret} onForget={onForget} />}
+    </>
   );
 }
 

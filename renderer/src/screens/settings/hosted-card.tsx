@@ -8,7 +8,7 @@ import type { BackendMode, SettingsPatch } from '../../../../src/ipc/contract';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pill } from '../../components/status-pill';
 import { describeConnection } from '../../store/connection';
-import { ForgetSecretButton, SaveAndTest, SecretField, SessionOnlyChoice } from './credential-fields';
+import { KeyAndSecretFields, SaveAndTest } from './credential-fields';
 import { useConnection, useStores } from '../../store/stores-context';
 
 export function HostedCard({ highlight }: { highlight: boolean }) {
@@ -95,36 +95,20 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
               onChange={(e) => setBaseUrl(e.target.value)}
             />
           </label>
-          <label className="field">
-            <span className="field-label">API key</span>
-            <input
-              className="mono"
-              autoComplete="off"
-              value={apiKey}
-              onChange={(e) => setApiKey(e.target.value)}
-            />
-          </label>
-          <SecretField
-            label="API secret"
+          <KeyAndSecretFields
+            keyLabel="API key"
+            keyValue={apiKey}
+            onKeyChange={setApiKey}
+            secretLabel="API secret"
             secret={{ kept: settings?.secretKept ?? null, stored: settings?.hasSecret === true }}
+            secretValue={secret}
+            onSecretChange={setSecret}
             storageProblem={storageProblem}
-            value={secret}
-            onChange={setSecret}
+            sessionOnly={sessionOnly}
+            onSessionOnlyChange={setSessionOnly}
+            sessionOnlyTestId="secret-storage-problem"
+            onForget={() => void connection.getState().save({ apiSecret: null })}
           />
-          {storageProblem && (
-            <SessionOnlyChoice
-              storageProblem={storageProblem}
-              checked={sessionOnly}
-              onChange={setSessionOnly}
-              testId="secret-storage-problem"
-            />
-          )}
-          {settings?.hasSecret && (
-            <ForgetSecretButton
-              secret={{ kept: settings.secretKept, stored: true }}
-              onForget={() => void connection.getState().save({ apiSecret: null })}
-            />
-          )}
         </div>
         <fieldset className="radio-group">
           <legend className="field-label">When printing</legend>

@@ -8,7 +8,7 @@ import type { SettingsPatch } from '../../../../src/ipc/contract';
 import { ErrorNotice } from '../../components/error-notice';
 import { Pill } from '../../components/status-pill';
 import { describeConnection } from '../../store/connection';
-import { ForgetSecretButton, SaveAndTest, SecretField, SessionOnlyChoice } from './credential-fields';
+import { KeyAndSecretFields, SaveAndTest } from './credential-fields';
 import { useConnection, useStores } from '../../store/stores-context';
 
 export function SiteCard({ highlight }: { highlight: boolean }) {
@@ -87,35 +87,19 @@ export function SiteCard({ highlight }: { highlight: boolean }) {
               onChange={(e) => setSiteUrl(e.target.value)}
             />
           </label>
-          <label className="field">
-            <span className="field-label">Site key id</span>
-            <input
-              className="mono"
-              autoComplete="off"
-              value={siteKey}
-              onChange={(e) => setSiteKey(e.target.value)}
-            />
-          </label>
-          <SecretField
-            label="Site key secret"
+          <KeyAndSecretFields
+            keyLabel="Site key id"
+            keyValue={siteKey}
+            onKeyChange={setSiteKey}
+            secretLabel="Site key secret"
             secret={{ kept: settings?.siteSecretKept ?? null, stored: settings?.hasSiteSecret === true }}
+            secretValue={secret}
+            onSecretChange={setSecret}
             storageProblem={storageProblem}
-            value={secret}
-            onChange={setSecret}
+            sessionOnly={sessionOnly}
+            onSessionOnlyChange={setSessionOnly}
+            onForget={() => void connection.getState().save({ siteSecret: null })}
           />
-          {storageProblem && (
-            <SessionOnlyChoice
-              storageProblem={storageProblem}
-              checked={sessionOnly}
-              onChange={setSessionOnly}
-            />
-          )}
-          {settings?.hasSiteSecret && (
-            <ForgetSecretButton
-              secret={{ kept: settings.siteSecretKept, stored: true }}
-              onForget={() => void connection.getState().save({ siteSecret: null })}
-            />
-          )}
         </div>
         <label className="radio">
           <input type="checkbox" checked={use} onChange={(e) => setUse(e.target.checked)} />
