@@ -25,7 +25,8 @@ const PATTERNS: readonly string[] = (
   '114131 311141 411131 211412 211214 211232 2331112'
 ).split(' ');
 
-const WIDTHS: readonly (readonly number[])[] = PATTERNS.map((p) => Array.from(p, Number));
+/** Bar/space widths of every symbol value (bar first), the stop last: also the ZPL reader's (src/zpl/read). */
+export const WIDTHS: readonly (readonly number[])[] = PATTERNS.map((p) => Array.from(p, Number));
 
 const CODE_C = 99; // latch to C, as a set B value
 const CODE_B = 100; // latch to B, as a set C value

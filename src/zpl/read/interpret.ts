@@ -1,0 +1,1145 @@
+/**
+ * ZPL formats → one Scene per label, in printer dots at the stream's dpi, drawn by every output exactly as a
+ * template's Scene is (issue #33 item 1). The printer's state carries from one format to the next (print width,
+ * label length, home, shifts, orientation, fonts, ^BY, code page, graphics and formats in memory); field state
+ * (position, font, data, block, bar code) ends at each ^FS.
+ *
+ * An unknown or malformed command is a warning naming it and its byte offset; a label with nothing drawable
+ * still gives a (blank) Scene. Every size is checked against the budgets before anything is drawn.
+ */
+import type { FontSet, LoadedFont } from '../../layout/fonts';
+import { IDENTITY, type Matrix, type Scene, type SceneNode } from '../../layout/scene';
+import { layoutText } from '../../layout/text';
+import { DEFAULT_ZPL_BUDGETS, type ZplBudgets } from './budgets';
+import type { ZplWarning } from './errors';
+import { objectName, parseZpl, type ZplCommand, type ZplFormat } from './parse';
+import {
+  binaryGraphic,
+  bitmapPath,
+  decodeAsciiGraphic,
+  type GraphicResult,
+  type ZplBitmap,
+} from './graphics';
+import {
+  BITMAP_FACE,
+  fontOf,
+  MONO_ADVANCE_EM,
+  SCALABLE_FACE,
+  ZERO_WIDTH_FACTOR,
+  type ZplFontKind,
+} from './fonts';
+import { multiply, orientationOf, placeAnchor, placeTopLeft, translate, type Orientation } from './matrix';
+import { BARCODE_COMMANDS, zplSymbol, type BarcodeDefaults, type ZplSymbol } from './barcodes';
+
+export interface ReadZplOptions {
+  fonts: FontSet;
+  /** The printer's resolution the ZPL is read for (203, 300, 600…). */
+  dpi: number;
+  /** The label size in dots when the ZPL does not give it (^PW, ^LL); default 4 × 6 in. */
+  labelSize?: { width: number; height: number };
+  budgets?: Partial<ZplBudgets>;
+}
+
+export interface ZplLabel {
+  scene: Scene;
+  /** Copies asked for (^PQ), within the budget. */
+  copies: number;
+  /** The label's bytes in the stream (its format), to send unchanged to a ZPL printer. */
+  source: { start: number; end: number };
+  /** Setup commands a renderer records but does not draw (^MM, ~SD, ^JUS…), as written. */
+  settings: string[];
+  warnings: ZplWarning[];
+}
+
+export interface ReadZplResult {
+  labels: ZplLabel[];
+  /** Problems of the stream itself (text outside commands, a missing ^XZ…). */
+  warnings: ZplWarning[];
+}
+
+/** Reads a ZPL stream into labels. Throws ZplBudgetError for a stream over a stream-wide budget only. */
+export function readZpl(input: string | Uint8Array, options: ReadZplOptions): ReadZplResult {
+  const budgets = { ...DEFAULT_ZPL_BUDGETS, ...options.budgets };
+  const parsed = parseZpl(input, { budgets });
+  const printer = new PrinterState(options, budgets);
+  const labels: ZplLabel[] = [];
+  for (const format of parsed.formats) {
+    const label = printer.run(format);
+    if (label) labels.push(label);
+  }
+  return { labels, warnings: parsed.warnings };
+}
+
+/** Setup commands recorded on the label and not drawn (the printer's, not the label's). */
+const SETTINGS = new Set([
+  'MM',
+  'MN',
+  'MT',
+  'MD',
+  'SD',
+  'PR',
+  'JU',
+  'JZ',
+  'JS',
+  'MF',
+  'ML',
+  'MP',
+  'MU',
+  'PM',
+  'PF',
+  'PH',
+  'PP',
+  'JM',
+  'JT',
+  'KN',
+  'KP',
+  'SZ',
+  'TA',
+  'JA',
+  'JX',
+  'JR',
+  'HS',
+  'HI',
+  'HH',
+  'WC',
+  'JB',
+  'JC',
+  'JD',
+  'JE',
+  'JL',
+  'JN',
+  'JO',
+  'JP',
+  'JQ',
+  'JW',
+  'PL',
+  'PS',
+  'RO',
+  'SE',
+  'XB',
+  'MW',
+  'NC',
+  'NI',
+  'NS',
+  'NT',
+  'KD',
+  'KL',
+  'JJ',
+  'PA',
+  'CV',
+  'FL',
+  'HF',
+  'HG',
+  'HT',
+  'HV',
+  'HW',
+  'HY',
+  'HZ',
+  'JH',
+  'JI',
+  'LF',
+  'MA',
+  'MI',
+  'PN',
+  'RF',
+  'RS',
+  'SC',
+  'SI',
+  'SL',
+  'SO',
+  'SP',
+  'SQ',
+  'SR',
+  'SS',
+  'ST',
+  'SX',
+  'TO',
+  'WD',
+  'XS',
+  'ZZ',
+  'CM',
+  'CN',
+  'CP',
+  'ID',
+  'EG',
+  'FM',
+  'WF',
+  'WP',
+  'CO',
+]);
+
+interface FieldState {
+  x: number;
+  y: number;
+  anchor: 'top-left' | 'baseline';
+  /** ^FO's third parameter 1: x is the right edge. */
+  rightJustified: boolean;
+  offset: number;
+  font?: { name: string; orientation: Orientation; height?: number; width?: number };
+  data?: string;
+  dataOffset?: number;
+  hexIndicator?: string;
+  reverse: boolean;
+  block?: { width: number; lines: number; spacing: number; align: string; indent: number };
+  textBlock?: { orientation: Orientation; width: number; height: number };
+  barcode?: { name: string; params: string[]; orientation: Orientation; offset: number };
+  graphic?: ZplCommand;
+  fieldNumber?: number;
+  recalled: boolean;
+  serial?: { increment: string; pad: boolean };
+}
+
+interface LabelState {
+  nodes: SceneNode[];
+  warnings: ZplWarning[];
+  settings: string[];
+  copies: number;
+  /** Black filled rectangles drawn so far, for ^FR's reverse print over them. */
+  blackBoxes: Array<{ x: number; y: number; width: number; height: number }>;
+  /** ^FN n values given by the recalling format, and the recalled fields waiting for them. */
+  fieldValues: Map<number, string>;
+  deferred: FieldState[];
+  hasRecall: boolean;
+}
+
+class PrinterState {
+  private printWidth?: number;
+  private labelLength?: number;
+  private home = { x: 0, y: 0 };
+  private shift = 0;
+  private top = 0;
+  private invert = false;
+  private codePage = 0;
+  private fieldOrientation: Orientation = 'N';
+  private defaultFont = { name: '0', height: 15, width: 12 };
+  private by: BarcodeDefaults = { module: 2, ratio: 3, height: 10 };
+  private reverseAll = false;
+  private readonly aliases = new Map<string, string>();
+  private readonly graphics = new Map<string, ZplBitmap>();
+  private memoryBytes = 0;
+  private readonly images = new Map<string, SceneNode[]>();
+  private readonly maxDots: number;
+
+  constructor(
+    private readonly options: ReadZplOptions,
+    private readonly budgets: ZplBudgets,
+  ) {
+    this.maxDots = Math.round(budgets.maxLabelInches * options.dpi);
+  }
+
+  run(format: ZplFormat): ZplLabel | undefined {
+    const label: LabelState = {
+      nodes: [],
+      warnings: [],
+      settings: [],
+      copies: 1,
+      blackBoxes: [],
+      fieldValues: new Map(),
+      deferred: [],
+      hasRecall: format.commands.some((c) => c.recalled !== undefined),
+    };
+    let field = this.newField();
+    const warn = (cmd: ZplCommand | undefined, message: string) =>
+      label.warnings.push({
+        command: cmd ? `${cmd.prefix}${cmd.name}` : '',
+        offset: cmd?.offset ?? format.start,
+        message,
+      });
+    for (const cmd of format.commands) {
+      if (cmd.name === 'FS' && cmd.prefix === '^') {
+        this.endField(field, label, warn);
+        field = this.newField();
+        continue;
+      }
+      this.command(cmd, field, label, warn);
+    }
+    if (this.hasContent(field)) this.endField(field, label, warn);
+    for (const deferred of label.deferred) {
+      const value =
+        deferred.fieldNumber !== undefined ? label.fieldValues.get(deferred.fieldNumber) : undefined;
+      if (value !== undefined) deferred.data = value;
+      this.draw(deferred, label, warn);
+    }
+    if (format.defines) return undefined;
+    const width = this.printWidth ?? this.options.labelSize?.width ?? Math.round(4 * this.options.dpi);
+    const height = this.labelLength ?? this.options.labelSize?.height ?? Math.round(6 * this.options.dpi);
+    let nodes = label.nodes;
+    if (this.invert)
+      nodes = [{ kind: 'group', transform: [-1, 0, 0, -1, width, height], opacity: 1, children: nodes }];
+    if (label.nodes.length === 0) warn(undefined, 'nothing on this label is drawn: it is blank.');
+    const scene: Scene = {
+      unit: 'dots',
+      dpi: this.options.dpi,
+      width,
+      height,
+      background: '#ffffff',
+      nodes,
+      rfid: [],
+      warnings: label.warnings.map((w) =>
+        w.command ? `${w.command} at byte ${w.offset}: ${w.message}` : w.message,
+      ),
+    };
+    return {
+      scene,
+      copies: label.copies,
+      source: { start: format.start, end: format.end },
+      settings: label.settings,
+      warnings: label.warnings,
+    };
+  }
+
+  private newField(): FieldState {
+    return {
+      x: 0,
+      y: 0,
+      anchor: 'top-left',
+      rightJustified: false,
+      offset: 0,
+      reverse: false,
+      recalled: false,
+    };
+  }
+
+  private hasContent(f: FieldState): boolean {
+    return f.data !== undefined || f.graphic !== undefined;
+  }
+
+  private num(v: string | undefined, fallback: number, min: number, max: number): number {
+    const n = Number.parseFloat(v ?? '');
+    return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : fallback;
+  }
+
+  private command(
+    cmd: ZplCommand,
+    field: FieldState,
+    label: LabelState,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
+  ): void {
+    const p = cmd.params.split(',');
+    const n = (i: number, fallback: number, min = -this.maxDots, max = this.maxDots) =>
+      this.num(p[i], fallback, min, max);
+    if (cmd.recalled !== undefined) field.recalled = true;
+    switch (cmd.name) {
+      case 'FO':
+      case 'FT': {
+        field.x = n(0, 0, 0, this.maxDots) + this.home.x - this.shift;
+        field.y = n(1, 0, 0, this.maxDots) + this.home.y + this.top;
+        field.anchor = cmd.name === 'FO' ? 'top-left' : 'baseline';
+        field.rightJustified = p[2]?.trim() === '1';
+        field.offset = cmd.offset;
+        return;
+      }
+      case 'FD':
+      case 'FV': {
+        let data = cmd.params;
+        if (data.length > this.budgets.maxFieldChars) {
+          warn(cmd, `${data.length} characters of data; the first ${this.budgets.maxFieldChars} are used.`);
+          data = data.slice(0, this.budgets.maxFieldChars);
+        }
+        field.data = data;
+        field.dataOffset = cmd.offset;
+        return;
+      }
+      case 'FH':
+        field.hexIndicator = cmd.params.trim()[0] ?? '_';
+        return;
+      case 'FR':
+        field.reverse = true;
+        return;
+      case 'FN':
+        field.fieldNumber = Math.trunc(n(0, 0, 0, 9999));
+        return;
+      case 'FB': {
+        const lines = Math.trunc(n(1, 1, 1, Number.MAX_SAFE_INTEGER));
+        if (lines > this.budgets.maxBlockLines) {
+          warn(cmd, `asks for ${lines} lines; at most ${this.budgets.maxBlockLines} are laid out.`);
+        }
+        field.block = {
+          width: n(0, 0, 0, this.maxDots),
+          lines: Math.min(lines, this.budgets.maxBlockLines),
+          spacing: n(2, 0, -9999, 9999),
+          align: (p[3] ?? 'L').trim().toUpperCase() || 'L',
+          indent: n(4, 0, 0, 9999),
+        };
+        return;
+      }
+      case 'TB':
+        field.textBlock = {
+          orientation: orientationOf(p[0], this.fieldOrientation),
+          width: n(1, 0, 0, this.maxDots),
+          height: n(2, 0, 0, this.maxDots),
+        };
+        return;
+      case 'A': {
+        const letter = (cmd.params[0] ?? '0').toUpperCase();
+        const rest = cmd.params.slice(1).split(',');
+        const height = Number.parseFloat(rest[1] ?? '');
+        const width = Number.parseFloat(rest[2] ?? '');
+        field.font = {
+          name: this.aliases.get(letter) ?? letter,
+          orientation: orientationOf(rest[0], this.fieldOrientation),
+          ...(Number.isFinite(height) && height > 0 ? { height: Math.min(height, this.maxDots) } : {}),
+          ...(Number.isFinite(width) && width > 0 ? { width: Math.min(width, this.maxDots) } : {}),
+        };
+        return;
+      }
+      case 'A@': {
+        // ^A@o,h,w,d:o.x: a font by file name; drawn with the scalable face.
+        const height = Number.parseFloat(p[1] ?? '');
+        const width = Number.parseFloat(p[2] ?? '');
+        field.font = {
+          name: '0',
+          orientation: orientationOf(p[0], this.fieldOrientation),
+          ...(Number.isFinite(height) && height > 0 ? { height: Math.min(height, this.maxDots) } : {}),
+          ...(Number.isFinite(width) && width > 0 ? { width: Math.min(width, this.maxDots) } : {}),
+        };
+        warn(cmd, `font ${p[3] ?? ''} is drawn with the scalable font (^A0's).`);
+        return;
+      }
+      case 'CF': {
+        const letter = (p[0] ?? '').trim().toUpperCase() || this.defaultFont.name;
+        const known = fontOf(letter, this.options.dpi);
+        const height = n(1, 0, 0, this.maxDots);
+        const width = n(2, 0, 0, this.maxDots);
+        this.defaultFont = {
+          name: letter,
+          height: height || (known?.kind === 'scalable' ? known.height : this.defaultFont.height),
+          width: width || height || (known?.kind === 'scalable' ? known.width : this.defaultFont.width),
+        };
+        return;
+      }
+      case 'CW': {
+        const letter = (p[0] ?? '').trim().toUpperCase();
+        if (letter) this.aliases.set(letter, '0');
+        warn(cmd, `font ${p[1] ?? ''} is drawn with the scalable font (^A0's).`);
+        return;
+      }
+      case 'CI':
+        this.codePage = Math.trunc(n(0, 0, 0, 36));
+        if (![0, 13, 27, 28].includes(this.codePage)) {
+          warn(cmd, `code page ${this.codePage} is read as ^CI0 (only 0, 13, 27 and 28 are decoded).`);
+        }
+        return;
+      case 'FW':
+        this.fieldOrientation = orientationOf(p[0], 'N');
+        return;
+      case 'BY':
+        this.by = {
+          module: Math.round(n(0, this.by.module, 1, 10)),
+          ratio: n(1, this.by.ratio, 2, 3),
+          height: Math.round(n(2, this.by.height, 1, this.maxDots)),
+        };
+        return;
+      case 'LH':
+        this.home = { x: n(0, 0, 0, this.maxDots), y: n(1, 0, 0, this.maxDots) };
+        return;
+      case 'LS':
+        this.shift = n(0, 0, -9999, 9999);
+        return;
+      case 'LT':
+        this.top = n(0, 0, -120, 120);
+        return;
+      case 'LR':
+        this.reverseAll = (p[0] ?? '').trim().toUpperCase() === 'Y';
+        return;
+      case 'PO':
+        this.invert = (p[0] ?? '').trim().toUpperCase() === 'I';
+        return;
+      case 'PW':
+      case 'LL': {
+        const v = Number.parseFloat(p[0] ?? '');
+        if (!Number.isFinite(v) || v < 1) {
+          warn(cmd, `needs a length in dots: ignored.`);
+          return;
+        }
+        let dots = Math.round(v);
+        if (dots > this.maxDots) {
+          warn(
+            cmd,
+            `${dots} dots is over ${this.budgets.maxLabelInches} in at ${this.options.dpi} dpi: ${this.maxDots} used.`,
+          );
+          dots = this.maxDots;
+        }
+        if (cmd.name === 'PW') this.printWidth = dots;
+        else this.labelLength = dots;
+        return;
+      }
+      case 'PQ': {
+        const q = Number.parseInt(p[0] ?? '1', 10);
+        if (Number.isFinite(q) && q > this.budgets.maxCopies) {
+          warn(cmd, `${q} copies asked; at most ${this.budgets.maxCopies} are made.`);
+        }
+        label.copies = Number.isFinite(q) && q >= 1 ? Math.min(q, this.budgets.maxCopies) : 1;
+        return;
+      }
+      case 'SN':
+        field.data = p[0] ?? '';
+        field.serial = { increment: p[1] ?? '1', pad: (p[2] ?? '').trim().toUpperCase() === 'Y' };
+        return;
+      case 'SF':
+        field.serial = { increment: p[1] ?? '1', pad: false };
+        return;
+      case 'GB':
+      case 'GC':
+      case 'GD':
+      case 'GE':
+      case 'GS':
+      case 'GF':
+      case 'XG':
+      case 'IM':
+        field.graphic = cmd;
+        return;
+      case 'DG':
+        this.download(cmd, 'GRF', warn);
+        return;
+      case 'DY':
+        this.downloadDy(cmd, warn);
+        return;
+      case 'IS': {
+        const name = objectName(p[0] ?? '', 'GRF');
+        this.images.set(name, [...label.nodes]);
+        return;
+      }
+      case 'IL': {
+        const stored = this.images.get(objectName(p[0] ?? '', 'GRF'));
+        if (stored) label.nodes.push(...stored);
+        else warn(cmd, `no image ${objectName(p[0] ?? '', 'GRF')} stored: nothing loaded.`);
+        return;
+      }
+      case 'FX':
+      case 'XA':
+      case 'XZ':
+      case 'DF':
+      case 'XF':
+        return;
+      default:
+        break;
+    }
+    if (BARCODE_COMMANDS.has(cmd.name) && cmd.prefix === '^') {
+      field.barcode = {
+        name: cmd.name,
+        params: p.slice(1),
+        orientation: orientationOf(p[0], this.fieldOrientation),
+        offset: cmd.offset,
+      };
+      return;
+    }
+    if (SETTINGS.has(cmd.name)) {
+      label.settings.push(`${cmd.prefix}${cmd.name}${cmd.params}`);
+      return;
+    }
+    warn(cmd, 'unknown or unsupported command: ignored.');
+  }
+
+  private download(
+    cmd: ZplCommand,
+    ext: string,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
+  ) {
+    // ~DGd:o.x,t,w,data
+    const p = cmd.params.split(',');
+    const name = objectName(p[0] ?? '', ext);
+    const total = Number.parseInt(p[1] ?? '', 10);
+    const rowBytes = Number.parseInt(p[2] ?? '', 10);
+    const data = p.slice(3).join(',');
+    this.store(cmd, name, total, rowBytes, () => decodeAsciiGraphic(data, total, rowBytes), warn);
+  }
+
+  private downloadDy(cmd: ZplCommand, warn: (cmd: ZplCommand | undefined, message: string) => void) {
+    // ~DYd:f,b,x,t,w,data: b = A (hex) or B (binary), x = G (GRF) among others.
+    const p = cmd.params.split(',');
+    const format = (p[1] ?? '').trim().toUpperCase();
+    const ext = (p[2] ?? '').trim().toUpperCase();
+    if (ext !== 'G' && ext !== 'GRF') {
+      warn(cmd, `object type ${ext || '(none)'} is not a graphic (only GRF is read): ignored.`);
+      return;
+    }
+    const name = objectName(p[0] ?? '', 'GRF');
+    const total = Number.parseInt(p[3] ?? '', 10);
+    const rowBytes = Number.parseInt(p[4] ?? '', 10);
+    const data = p.slice(5).join(',');
+    this.store(
+      cmd,
+      name,
+      total,
+      rowBytes,
+      () =>
+        format === 'B' ? binaryGraphic(data, total, rowBytes) : decodeAsciiGraphic(data, total, rowBytes),
+      warn,
+    );
+  }
+
+  private store(
+    cmd: ZplCommand,
+    name: string,
+    total: number,
+    rowBytes: number,
+    decode: () => GraphicResult,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
+  ) {
+    if (!this.graphicSizeOk(cmd, total, rowBytes, warn)) return;
+    const before = this.graphics.get(name);
+    const used = this.memoryBytes - (before?.data.length ?? 0);
+    if (used + total > this.budgets.maxMemoryBytes) {
+      warn(
+        cmd,
+        `storing ${name} would hold over ${this.budgets.maxMemoryBytes} bytes of graphics: not stored.`,
+      );
+      return;
+    }
+    const result = decode();
+    if (result.problem) warn(cmd, result.problem);
+    if (!('bitmap' in result)) return;
+    this.graphics.set(name, result.bitmap);
+    this.memoryBytes = used + result.bitmap.data.length;
+  }
+
+  private graphicSizeOk(
+    cmd: ZplCommand,
+    total: number,
+    rowBytes: number,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
+  ): boolean {
+    if (!Number.isInteger(total) || !Number.isInteger(rowBytes) || total <= 0 || rowBytes <= 0) {
+      warn(cmd, 'needs its total and per-row byte counts: nothing drawn.');
+      return false;
+    }
+    if (total > this.budgets.maxGraphicBytes) {
+      warn(cmd, `declares ${total} bytes; at most ${this.budgets.maxGraphicBytes} are drawn: nothing drawn.`);
+      return false;
+    }
+    if (rowBytes * 8 > this.maxDots) {
+      warn(cmd, `rows of ${rowBytes * 8} dots are wider than ${this.maxDots}: nothing drawn.`);
+      return false;
+    }
+    return true;
+  }
+
+  private endField(
+    field: FieldState,
+    label: LabelState,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
+  ) {
+    if (field.fieldNumber !== undefined) {
+      if (!field.recalled && label.hasRecall) {
+        // The recalling format's ^FNn^FD…^FS gives a recalled field its data.
+        if (field.data !== undefined) label.fieldValues.set(field.fieldNumber, field.data);
+        return;
+      }
+      if (field.recalled) {
+        label.deferred.push(field);
+        return;
+      }
+    }
+    this.draw(field, label, warn);
+  }
+
+  private draw(
+    field: FieldState,
+    label: LabelState,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
+  ) {
+    const reverse = field.reverse || this.reverseAll;
+    try {
+      if (field.graphic) {
+        this.drawGraphic(field, field.graphic, label, reverse, warn);
+        return;
+      }
+      if (field.data === undefined) return;
+      const data = this.fieldData(field, warn, field.barcode !== undefined);
+      if (field.barcode) {
+        this.drawBarcode(field, field.barcode, data, label, reverse, warn);
+        return;
+      }
+      this.drawText(field, data, label, reverse, warn);
+    } catch (e) {
+      const cmd: ZplCommand = {
+        prefix: '^',
+        name: field.barcode?.name ?? field.graphic?.name ?? 'FD',
+        params: '',
+        offset: field.barcode?.offset ?? field.graphic?.offset ?? field.dataOffset ?? field.offset,
+      };
+      warn(cmd, `not drawn: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** The field's data as characters: ^FH escapes, then the code page; control bytes only in bar codes. */
+  private fieldData(
+    field: FieldState,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
+    barcode: boolean,
+  ): string {
+    let bytes = field.data ?? '';
+    if (field.hexIndicator !== undefined) {
+      const ind = field.hexIndicator;
+      let out = '';
+      for (let i = 0; i < bytes.length; i++) {
+        const c = bytes[i] as string;
+        const hex = c === ind ? bytes.slice(i + 1, i + 3) : '';
+        if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+          out += String.fromCharCode(Number.parseInt(hex, 16));
+          i += 2;
+        } else {
+          out += c;
+        }
+      }
+      bytes = out;
+    }
+    let text = this.decode(bytes);
+    // eslint-disable-next-line no-control-regex
+    if (!barcode && /[\x00-\x1f\x7f]/.test(text)) {
+      const cmd: ZplCommand = {
+        prefix: '^',
+        name: 'FH',
+        params: '',
+        offset: field.dataOffset ?? field.offset,
+      };
+      warn(cmd, 'the data decodes to control characters: they are left out of the text.');
+      // eslint-disable-next-line no-control-regex
+      text = text.replace(/[\x00-\x1f\x7f]/g, '');
+    }
+    return text;
+  }
+
+  private decode(bytes: string): string {
+    // eslint-disable-next-line no-control-regex
+    if (!/[\x80-\xff]/.test(bytes)) return bytes;
+    const raw = Uint8Array.from(bytes, (c) => c.charCodeAt(0) & 0xff);
+    const label = this.codePage === 28 ? 'utf-8' : this.codePage === 27 ? 'windows-1252' : 'ibm850';
+    try {
+      return new TextDecoder(label).decode(raw);
+    } catch {
+      return bytes;
+    }
+  }
+
+  private colorFor(
+    reverse: boolean,
+    box: { x: number; y: number; width: number; height: number },
+    label: LabelState,
+  ): string {
+    if (!reverse) return '#000000';
+    // ^FR prints white over black and black over white; a Scene has no XOR, so a field whose centre lies on a
+    // black box drawn before it is white, any other black (docs/zpl.md).
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    const onBlack = label.blackBoxes.some(
+      (b) => cx >= b.x && cx <= b.x + b.width && cy >= b.y && cy <= b.y + b.height,
+    );
+    return onBlack ? '#ffffff' : '#000000';
+  }
+
+  private drawGraphic(
+    field: FieldState,
+    cmd: ZplCommand,
+    label: LabelState,
+    reverse: boolean,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
+  ): void {
+    const p = cmd.params.split(',');
+    const n = (i: number, fallback: number, min: number, max: number) => this.num(p[i], fallback, min, max);
+    const place = (width: number, height: number, local: SceneNode, black: boolean) => {
+      const x = field.rightJustified ? field.x - width : field.x;
+      const y = field.anchor === 'baseline' ? field.y - height : field.y;
+      const box = { x, y, width, height };
+      const color = this.colorFor(reverse, box, label);
+      paint(local, color);
+      label.nodes.push(
+        x === 0 && y === 0
+          ? local
+          : { kind: 'group', transform: translate(x, y), opacity: 1, children: [local] },
+      );
+      if (black && color === '#000000') label.blackBoxes.push(box);
+    };
+    switch (cmd.name) {
+      case 'GB': {
+        const t = Math.round(n(2, 1, 1, this.maxDots));
+        const w = Math.max(t, Math.round(n(0, t, 1, this.maxDots)));
+        const h = Math.max(t, Math.round(n(1, t, 1, this.maxDots)));
+        const white = (p[3] ?? '').trim().toUpperCase() === 'W';
+        const r = Math.round(n(4, 0, 0, 8));
+        const filled = t * 2 >= Math.min(w, h);
+        const radius = (r * Math.min(w, h)) / 16;
+        let node: SceneNode;
+        if (r > 0) {
+          node = filled
+            ? { kind: 'rect', x: 0, y: 0, width: w, height: h, cornerRadius: radius, fill: '#000000' }
+            : {
+                kind: 'rect',
+                x: t / 2,
+                y: t / 2,
+                width: w - t,
+                height: h - t,
+                cornerRadius: Math.max(0, radius - t / 2),
+                stroke: { color: '#000000', width: t },
+              };
+        } else if (filled) {
+          node = { kind: 'rect', x: 0, y: 0, width: w, height: h, fill: '#000000' };
+        } else {
+          node = {
+            kind: 'path',
+            d: `M0 0H${w}V${h}H0ZM${t} ${t}V${h - t}H${w - t}V${t}Z`,
+            fill: '#000000',
+            fillRule: 'evenodd',
+          };
+        }
+        if (white) {
+          paint(node, '#ffffff');
+          const x = field.rightJustified ? field.x - w : field.x;
+          const y = field.anchor === 'baseline' ? field.y - h : field.y;
+          label.nodes.push({ kind: 'group', transform: translate(x, y), opacity: 1, children: [node] });
+          return;
+        }
+        place(w, h, node, filled);
+        return;
+      }
+      case 'GC':
+      case 'GE': {
+        const circle = cmd.name === 'GC';
+        const w = Math.round(n(0, 3, 3, this.maxDots));
+        const h = circle ? w : Math.round(n(1, 3, 3, this.maxDots));
+        const t = Math.round(n(circle ? 1 : 2, 1, 1, this.maxDots));
+        const filled = t * 2 >= Math.min(w, h);
+        const node: SceneNode = filled
+          ? { kind: 'ellipse', cx: w / 2, cy: h / 2, rx: w / 2, ry: h / 2, fill: '#000000' }
+          : {
+              kind: 'ellipse',
+              cx: w / 2,
+              cy: h / 2,
+              rx: (w - t) / 2,
+              ry: (h - t) / 2,
+              stroke: { color: '#000000', width: t },
+            };
+        place(w, h, node, false);
+        return;
+      }
+      case 'GD': {
+        const t = Math.round(n(2, 1, 1, this.maxDots));
+        const w = Math.max(t, Math.round(n(0, t, 1, this.maxDots)));
+        const h = Math.max(t, Math.round(n(1, t, 1, this.maxDots)));
+        const left = (p[4] ?? 'R').trim().toUpperCase() === 'L' || p[4]?.trim() === '\\';
+        const d = left ? `M0 0L${t} 0L${w} ${h}L${w - t} ${h}Z` : `M0 ${h}L${w - t} 0L${w} 0L${t} ${h}Z`;
+        place(w, h, { kind: 'path', d, fill: '#000000' }, false);
+        return;
+      }
+      case 'GS': {
+        const o = orientationOf(p[0], this.fieldOrientation);
+        const symbol =
+          { A: '®', B: '©', C: '™', D: '(UL)', E: '(SP)' }[(field.data ?? 'A').trim()[0] ?? 'A'] ?? '®';
+        const h = n(1, 24, 1, this.maxDots);
+        const wdt = n(2, h, 1, this.maxDots);
+        this.placeText(field, symbol, { kind: 'scalable', height: h, width: wdt }, h, wdt, o, label, reverse);
+        return;
+      }
+      case 'GF': {
+        // ^GFa,b,c,d,data
+        const kind = (p[0] ?? 'A').trim().toUpperCase() || 'A';
+        const total = Number.parseInt(p[2] ?? '', 10);
+        const rowBytes = Number.parseInt(p[3] ?? '', 10);
+        if (!this.graphicSizeOk(cmd, total, rowBytes, warn)) return;
+        const data = p.slice(4).join(',');
+        if (kind === 'C') {
+          warn(cmd, 'AR-compressed (format C) graphics are not read: nothing drawn.');
+          return;
+        }
+        const result =
+          kind === 'B' ? binaryGraphic(data, total, rowBytes) : decodeAsciiGraphic(data, total, rowBytes);
+        if (result.problem) warn(cmd, result.problem);
+        if (!('bitmap' in result)) return;
+        this.placeBitmap(field, result.bitmap, 1, 1, label, reverse);
+        return;
+      }
+      case 'XG':
+      case 'IM': {
+        const name = objectName(p[0] ?? '', 'GRF');
+        const bitmap = this.graphics.get(name);
+        if (!bitmap) {
+          warn(cmd, `no graphic ${name} in memory: nothing drawn.`);
+          return;
+        }
+        const mx = cmd.name === 'XG' ? Math.round(n(1, 1, 1, 10)) : 1;
+        const my = cmd.name === 'XG' ? Math.round(n(2, 1, 1, 10)) : 1;
+        this.placeBitmap(field, bitmap, mx, my, label, reverse);
+        return;
+      }
+      default:
+        warn(cmd, 'not drawn.');
+    }
+  }
+
+  private placeBitmap(
+    field: FieldState,
+    bitmap: ZplBitmap,
+    mx: number,
+    my: number,
+    label: LabelState,
+    reverse: boolean,
+  ) {
+    const width = bitmap.rowBytes * 8 * mx;
+    const height = bitmap.rows * my;
+    const x = field.rightJustified ? field.x - width : field.x;
+    const y = field.anchor === 'baseline' ? field.y - height : field.y;
+    const color = this.colorFor(reverse, { x, y, width, height }, label);
+    const path = bitmapPath(bitmap, x, y, mx, my, color);
+    if (path) label.nodes.push(path);
+  }
+
+  private drawBarcode(
+    field: FieldState,
+    barcode: NonNullable<FieldState['barcode']>,
+    data: string,
+    label: LabelState,
+    reverse: boolean,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
+  ) {
+    const cmd: ZplCommand = { prefix: '^', name: barcode.name, params: '', offset: barcode.offset };
+    const symbol = zplSymbol(barcode.name, barcode.params, data, this.by, this.options.dpi);
+    for (const problem of symbol.problems) warn(cmd, problem);
+    const { node, width, height, anchorY } = this.symbolNode(symbol, reverse, label);
+    const o = barcode.orientation;
+    const transform =
+      field.anchor === 'baseline'
+        ? placeAnchor(o, field.x, field.y, anchorY)
+        : placeTopLeft(o, field.rightJustified ? field.x - width : field.x, field.y, width, height);
+    label.nodes.push(wrap(node, transform));
+  }
+
+  /** A symbol in local dots (origin top-left), its size, and the y of its bottom edge (^FT's anchor). */
+  private symbolNode(
+    symbol: ZplSymbol,
+    reverse: boolean,
+    label: LabelState,
+  ): { node: SceneNode; width: number; height: number; anchorY: number } {
+    const rects: number[] = [];
+    const color = reverse ? this.colorFor(true, { x: 0, y: 0, width: 0, height: 0 }, label) : '#000000';
+    if (symbol.kind === 'matrix') {
+      for (let r = 0; r < symbol.rows; r++) {
+        for (let c = 0; c < symbol.cols; c++) {
+          if (symbol.modules[r * symbol.cols + c]) {
+            rects.push(
+              c * symbol.moduleWidth,
+              r * symbol.moduleHeight,
+              symbol.moduleWidth,
+              symbol.moduleHeight,
+            );
+          }
+        }
+      }
+      const width = symbol.cols * symbol.moduleWidth;
+      const height = symbol.rows * symbol.moduleHeight;
+      return {
+        node: {
+          kind: 'barcode',
+          format: symbol.format,
+          value: symbol.value,
+          color,
+          rects,
+          box: { x: 0, y: 0, width, height },
+          moduleWidth: symbol.moduleWidth,
+        },
+        width,
+        height,
+        anchorY: height,
+      };
+    }
+    const textSize = symbol.text ? Math.max(10, Math.round(this.by.module * 10)) : 0;
+    const textGap = symbol.text ? Math.round(textSize * 0.25) : 0;
+    const barsY = symbol.text?.above ? textSize + textGap : 0;
+    let x = 0;
+    symbol.widths.forEach((w, i) => {
+      if (i % 2 === 0) rects.push(x, barsY, w, symbol.height);
+      x += w;
+    });
+    const width = x;
+    const node: SceneNode = {
+      kind: 'barcode',
+      format: symbol.format,
+      value: symbol.value,
+      color,
+      rects,
+      box: { x: 0, y: barsY, width, height: symbol.height },
+      moduleWidth: this.by.module,
+    };
+    if (symbol.text) {
+      const font = this.options.fonts.get(BITMAP_FACE);
+      const ty = symbol.text.above ? 0 : symbol.height + textGap;
+      const text = layoutText({
+        text: symbol.text.value,
+        box: { x: 0, y: ty, width, height: textSize * 1.3 },
+        font,
+        size: textSize,
+        color,
+        align: 'center',
+        wrap: 'none',
+        ellipsis: false,
+        lineHeight: 1,
+      }).node;
+      if (text.lines.length) node.text = text;
+    }
+    return {
+      node,
+      width,
+      height: symbol.height + (symbol.text ? textSize + textGap : 0),
+      anchorY: barsY + symbol.height,
+    };
+  }
+
+  private drawText(
+    field: FieldState,
+    text: string,
+    label: LabelState,
+    reverse: boolean,
+    _warn: (cmd: ZplCommand | undefined, message: string) => void,
+  ) {
+    const asked = field.font ?? { name: this.defaultFont.name, orientation: this.fieldOrientation };
+    const explicitSize = field.font !== undefined;
+    const kind = fontOf(asked.name, this.options.dpi) ?? fontOf('0', this.options.dpi);
+    if (!kind) return;
+    let height: number;
+    let width: number;
+    if (kind.kind === 'scalable') {
+      const defaultH = explicitSize ? kind.height : this.defaultFont.height;
+      const defaultW = explicitSize ? kind.width : this.defaultFont.width;
+      height =
+        asked.height ??
+        asked.width ??
+        (explicitSize && asked.name === '0' ? this.defaultFont.height : defaultH);
+      width =
+        asked.width ??
+        asked.height ??
+        (explicitSize && asked.name === '0' ? this.defaultFont.width : defaultW);
+    } else {
+      const cell = kind.cell;
+      const askH = asked.height ?? (explicitSize ? undefined : this.defaultFont.height);
+      const askW = asked.width ?? (explicitSize ? undefined : this.defaultFont.width);
+      const mh = askH ? Math.max(1, Math.min(10, Math.round(askH / cell.height))) : 1;
+      const mw = askW ? Math.max(1, Math.min(10, Math.round(askW / cell.width))) : mh;
+      height = cell.height * mh;
+      width = (cell.width + cell.gap) * mw;
+    }
+    const orientation = field.textBlock?.orientation ?? asked.orientation;
+    this.placeText(field, text, kind, height, width, orientation, label, reverse);
+  }
+
+  private placeText(
+    field: FieldState,
+    raw: string,
+    kind: ZplFontKind,
+    height: number,
+    width: number,
+    orientation: Orientation,
+    label: LabelState,
+    reverse: boolean,
+  ) {
+    const bitmap = kind.kind === 'bitmap';
+    const font: LoadedFont = this.options.fonts.get(bitmap ? BITMAP_FACE : SCALABLE_FACE);
+    // Em size and horizontal squeeze so the face fills the printer's cell.
+    const size = height;
+    const sx = bitmap ? width / (MONO_ADVANCE_EM * size) : (width / height) * ZERO_WIDTH_FACTOR;
+    const block = field.block;
+    const tb = field.textBlock;
+    let text = raw;
+    if (block) text = text.replace(/\\&/g, '\n').replace(/\\\\/g, '\\');
+    const boxWidth = block ? block.width : tb ? tb.width : 0;
+    const lineAdvance = height + (block ? block.spacing : 0);
+    const maxLines = block ? block.lines : tb ? Math.max(1, Math.floor(tb.height / height)) : 0;
+    const align = block
+      ? (({ C: 'center', R: 'right', J: 'left' } as const)[block.align as 'C' | 'R' | 'J'] ?? 'left')
+      : 'left';
+    const laid = layoutText({
+      text,
+      box: {
+        x: 0,
+        y: 0,
+        ...(boxWidth > 0 ? { width: boxWidth / sx } : {}),
+        ...(maxLines > 0 ? { height: maxLines * lineAdvance } : {}),
+      },
+      font,
+      fallbacks: this.options.fonts.fallbacks(font),
+      size,
+      color: '#000000',
+      lineHeight: lineAdvance / size,
+      align,
+      wrap: boxWidth > 0 ? 'word' : 'none',
+      ellipsis: false,
+    });
+    const node = laid.node;
+    if (!node.lines.length) return;
+    const cut: ZplCommand = {
+      prefix: '^',
+      name: block ? 'FB' : tb ? 'TB' : 'FD',
+      params: '',
+      offset: field.offset,
+    };
+    if (laid.lost)
+      label.warnings.push({
+        command: `^${cut.name}`,
+        offset: cut.offset,
+        message: `text that does not fit is left out: ${laid.lost}`,
+      });
+    // Move the first baseline to where the printer puts it: the cell's bottom less its descent share.
+    const fk = font.font;
+    const ascentShare = fk.ascent / (fk.ascent - fk.descent);
+    const firstBaseline = node.lines[0]?.baseline ?? 0;
+    const cellBaseline = bitmap ? height * ascentShare : height * ascentShare;
+    const shift: Matrix = translate(0, cellBaseline - firstBaseline);
+    const lines = node.lines.length;
+    const localWidth = (boxWidth > 0 ? boxWidth : Math.max(...node.lines.map((l) => l.width)) * sx) || 0;
+    const localHeight = block || tb ? Math.max(lines, 1) * lineAdvance - (block ? block.spacing : 0) : height;
+    const x = field.rightJustified ? field.x - localWidth : field.x;
+    const place =
+      field.anchor === 'baseline'
+        ? placeAnchor(
+            orientation,
+            x,
+            field.y,
+            block || tb ? (lines - 1) * lineAdvance + cellBaseline : cellBaseline,
+          )
+        : placeTopLeft(orientation, x, field.y, localWidth, localHeight);
+    const transform = multiply(multiply(place, [sx, 0, 0, 1, 0, 0]), shift);
+    const box = boxOf(transform, localWidth / sx, localHeight);
+    node.color = this.colorFor(reverse, box, label);
+    label.nodes.push(wrap(node, transform));
+  }
+}
+
+function wrap(node: SceneNode, transform: Matrix): SceneNode {
+  if (transform.every((v, i) => v === IDENTITY[i])) return node;
+  return { kind: 'group', transform, opacity: 1, children: [node] };
+}
+
+/** The scene box of a local box under a matrix. */
+function boxOf(m: Matrix, width: number, height: number) {
+  const pts = [
+    [0, 0],
+    [width, 0],
+    [0, height],
+    [width, height],
+  ].map(([u = 0, v = 0]) => [m[0] * u + m[2] * v + m[4], m[1] * u + m[3] * v + m[5]] as const);
+  const xs = pts.map((p) => p[0]);
+  const ys = pts.map((p) => p[1]);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+/** Recolours a drawn shape (fills and strokes) for ^FR / ^GB's white. */
+function paint(node: SceneNode, color: string): void {
+  switch (node.kind) {
+    case 'group':
+      node.children.forEach((c) => paint(c, color));
+      return;
+    case 'rect':
+    case 'ellipse':
+    case 'path':
+      if (node.fill) node.fill = color;
+      if (node.stroke) node.stroke = { ...node.stroke, color };
+      return;
+    case 'text':
+    case 'barcode':
+      node.color = color;
+      return;
+    case 'image':
+      return;
+  }
+}
