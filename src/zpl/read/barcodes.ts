@@ -8,6 +8,7 @@
 import bwipjs from 'bwip-js/generic';
 import { encodeQr, type QrEcLevel } from '../../layout/barcode/qr';
 import { zplCode128 } from './code128';
+import { encodeBarcode } from '../../layout/barcode';
 
 export interface BarcodeDefaults {
   /** `^BY` module width in dots (1–10). */
@@ -28,6 +29,14 @@ export type ZplSymbol =
       height: number;
       /** The interpretation line, and where. */
       text?: { value: string; above: boolean };
+      /**
+       * EAN/UPC (ISO/IEC 15420): per dark bar, in order, whether it is a guard bar (drawn longer, beside the
+       * digits); the digit groups centred over dots [from, to) of the symbol (the leading digit left of it).
+       */
+      retail?: {
+        guards: boolean[];
+        digits: Array<{ text: string; from: number; to: number; small: boolean }>;
+      };
       problems: string[];
     }
   | {
@@ -193,15 +202,28 @@ export function zplSymbol(
       const digits = { ean13: 12, ean8: 7, upca: 11, upce: 7 }[bcid];
       const body = data.replace(/\D/g, '').slice(0, digits).padStart(digits, '0');
       const value = body + gs1Check(bcid === 'upce' ? upceToUpca(body) : body);
-      const sbs = bwipSbs(bcid, value, {});
-      return linear(
-        bcid,
-        value,
-        modules(sbs),
-        int(p[0], by.height, 1, 32000),
-        yes(p[1], true),
-        yes(p[2], false),
-      );
+      const geometry = encodeBarcode(bcid, value);
+      if (geometry.kind !== 'linear') throw new Error('the encoder returned no symbol.');
+      const q = geometry.quietLeft;
+      const widths: number[] = [];
+      let at = q;
+      for (const [start, w] of geometry.bars) {
+        if (widths.length) widths.push((start - at) * m);
+        widths.push(w * m);
+        at = start + w;
+      }
+      const hri = yes(p[1], true);
+      const above = yes(p[2], false);
+      const symbol = linear(bcid, geometry.value, widths, int(p[0], by.height, 1, 32000), hri, above);
+      if (symbol.kind === 'linear' && hri && !above && geometry.retail) {
+        symbol.retail = {
+          guards: geometry.retail.roles.map((r) => r === 'guard'),
+          digits: geometry.retail.digits
+            .filter((d) => !d.above)
+            .map((d) => ({ text: d.text, from: (d.from - q) * m, to: (d.to - q) * m, small: d.small })),
+        };
+      }
+      return symbol;
     }
     case 'BQ': {
       // ^BQo,model,mag,ecc,mask; data "QA,text": error correction, input mode, comma.

@@ -8,7 +8,7 @@
  * still gives a (blank) Scene. Every size is checked against the budgets before anything is drawn.
  */
 import type { FontSet, LoadedFont } from '../../layout/fonts';
-import { IDENTITY, type Matrix, type Scene, type SceneNode } from '../../layout/scene';
+import { IDENTITY, type BarcodeNode, type Matrix, type Scene, type SceneNode } from '../../layout/scene';
 import { layoutText } from '../../layout/text';
 import { DEFAULT_ZPL_BUDGETS, type ZplBudgets } from './budgets';
 import type { ZplWarning } from './errors';
@@ -201,6 +201,9 @@ interface LabelState {
   deferred: FieldState[];
   hasRecall: boolean;
 }
+
+/** How far below ^FO a Zebra printer draws a QR code's top edge, in dots. */
+const QR_FO_DROP = 10;
 
 class PrinterState {
   private printWidth?: number;
@@ -702,7 +705,7 @@ class PrinterState {
   }
 
   private decode(bytes: string): string {
-    // eslint-disable-next-line no-control-regex
+     
     if (!/[\x80-\xff]/.test(bytes)) return bytes;
     const raw = Uint8Array.from(bytes, (c) => c.charCodeAt(0) & 0xff);
     const label = this.codePage === 28 ? 'utf-8' : this.codePage === 27 ? 'windows-1252' : 'ibm850';
@@ -897,10 +900,12 @@ class PrinterState {
     for (const problem of symbol.problems) warn(cmd, problem);
     const { node, width, height, anchorY } = this.symbolNode(symbol, reverse, label);
     const o = barcode.orientation;
+    // A QR code at ^FO sits 10 dots lower than the field origin on Zebra printers (zebrash and Labelary agree).
+    const qrDrop = barcode.name === 'BQ' && field.anchor === 'top-left' ? QR_FO_DROP : 0;
     const transform =
       field.anchor === 'baseline'
         ? placeAnchor(o, field.x, field.y, anchorY)
-        : placeTopLeft(o, field.rightJustified ? field.x - width : field.x, field.y, width, height);
+        : placeTopLeft(o, field.rightJustified ? field.x - width : field.x, field.y + qrDrop, width, height);
     label.nodes.push(wrap(node, transform));
   }
 
@@ -942,6 +947,7 @@ class PrinterState {
         anchorY: height,
       };
     }
+    if (symbol.retail) return this.retailNode(symbol, symbol.retail, color);
     const textSize = symbol.text ? Math.max(10, Math.round(this.by.module * 10)) : 0;
     const textGap = symbol.text ? Math.round(textSize * 0.25) : 0;
     const barsY = symbol.text?.above ? textSize + textGap : 0;
@@ -951,7 +957,7 @@ class PrinterState {
       x += w;
     });
     const width = x;
-    const node: SceneNode = {
+    const node: BarcodeNode = {
       kind: 'barcode',
       format: symbol.format,
       value: symbol.value,
@@ -961,20 +967,9 @@ class PrinterState {
       moduleWidth: this.by.module,
     };
     if (symbol.text) {
-      const font = this.options.fonts.get(BITMAP_FACE);
-      const ty = symbol.text.above ? 0 : symbol.height + textGap;
-      const text = layoutText({
-        text: symbol.text.value,
-        box: { x: 0, y: ty, width, height: textSize * 1.3 },
-        font,
-        size: textSize,
-        color,
-        align: 'center',
-        wrap: 'none',
-        ellipsis: false,
-        lineHeight: 1,
-      }).node;
-      if (text.lines.length) node.text = text;
+      const y = symbol.text.above ? 0 : symbol.height + textGap;
+      const text = this.hriText(symbol.text.value, { x: 0, y, width }, textSize, color);
+      if (text) node.text = text;
     }
     return {
       node,
@@ -982,6 +977,57 @@ class PrinterState {
       height: symbol.height + (symbol.text ? textSize + textGap : 0),
       anchorY: barsY + symbol.height,
     };
+  }
+
+  /** An interpretation line: the monospaced face, centred in `box`. */
+  private hriText(value: string, box: { x: number; y: number; width: number }, size: number, color: string) {
+    const text = layoutText({
+      text: value,
+      box: { ...box, height: size * 1.3 },
+      font: this.options.fonts.get(BITMAP_FACE),
+      size,
+      color,
+      align: 'center',
+      wrap: 'none',
+      ellipsis: false,
+      lineHeight: 1,
+    }).node;
+    return text.lines.length ? text : undefined;
+  }
+
+  /** EAN/UPC with the interpretation line: guard bars run down beside the digits, the leading digit outside. */
+  private retailNode(
+    symbol: Extract<ZplSymbol, { kind: 'linear' }>,
+    retail: NonNullable<Extract<ZplSymbol, { kind: 'linear' }>['retail']>,
+    color: string,
+  ): { node: SceneNode; width: number; height: number; anchorY: number } {
+    const m = this.by.module;
+    const size = Math.max(10, 9 * m);
+    const guardDrop = Math.round(size * 0.6);
+    const rects: number[] = [];
+    let x = 0;
+    let bar = 0;
+    symbol.widths.forEach((w, i) => {
+      if (i % 2 === 0) rects.push(x, 0, w, symbol.height + (retail.guards[bar++] ? guardDrop : 0));
+      x += w;
+    });
+    const node: BarcodeNode = {
+      kind: 'barcode',
+      format: symbol.format,
+      value: symbol.value,
+      color,
+      rects,
+      box: { x: 0, y: 0, width: x, height: symbol.height },
+      moduleWidth: m,
+    };
+    const texts: SceneNode[] = [];
+    for (const d of retail.digits) {
+      const box = { x: d.from, y: symbol.height + 1, width: d.to - d.from };
+      const t = this.hriText(d.text, box, d.small ? size * 0.8 : size, color);
+      if (t) texts.push(t);
+    }
+    const group: SceneNode = { kind: 'group', transform: IDENTITY, opacity: 1, children: [node, ...texts] };
+    return { node: group, width: x, height: symbol.height + size * 1.2, anchorY: symbol.height };
   }
 
   private drawText(
