@@ -10,6 +10,7 @@ import { parseOptions, templateOptions } from './template-commands';
 import { HOSTED_HELP, hostedApiOptions, hostedSetup } from './hosted-options';
 import { renderHosted } from './render-hosted';
 import { checkMarkupExclusive, labelsFromArgs, markupOptions } from './markup-input';
+import { renderZplInput } from './render-zpl';
 
 const FORMATS = ['zpl', 'pdf', 'svg', 'png'] as const;
 type Format = (typeof FORMATS)[number];
@@ -22,9 +23,13 @@ function intOption(name: string, raw: string | undefined): number | undefined {
 
 export const RENDER_HELP = `Usage: labeldesk render --template NAME|FILE --format zpl|pdf|svg|png [options]
        labeldesk render --markup FILE|@- --format zpl|pdf|svg|png [options]
+       labeldesk render --zpl FILE|@- --format zpl|pdf|svg|png [--dpi N] [--label-size WxH(in|mm)] [--out DIR]
 
   --markup FILE|@-        Markup JSON instead of a template: one object, or the array fetch-markups returns
                           (one output per element); rendered locally, no template, --data or --amount
+  --zpl FILE|@-           a ZPL file (carrier labels…): one output per label (^XA…^XZ), drawn at --dpi
+                          (default 203); --format zpl gives each label's own bytes unchanged
+  --label-size WxH(in|mm) with --zpl: the label size when the ZPL has no ^PW/^LL (default 4x6in)
   --data JSON|@FILE|@-    field values (a JSON object of strings)
   --amount N              copies (default 1); one output per copy
   --strict                fail when an image cannot be loaded (default: leave it out with a warning)
@@ -54,6 +59,8 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
     'single-file': { type: 'boolean' },
     ...markupOptions,
     ...hostedApiOptions,
+    zpl: { type: 'string' },
+    'label-size': { type: 'string' },
   });
   if (values.help) {
     io.stdout(RENDER_HELP);
@@ -63,6 +70,34 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
   if (!format) throw new UsageError('--format zpl|pdf|svg|png is required');
   if (!FORMATS.includes(format))
     throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got "${format}"`);
+  if (values.zpl !== undefined) {
+    const v = values as Record<string, unknown>;
+    for (const option of [
+      'template',
+      'templates',
+      'data',
+      'amount',
+      'markup',
+      ...Object.keys(hostedApiOptions),
+    ]) {
+      if (v[option] !== undefined)
+        throw new UsageError(`--${option} cannot be used with --zpl: the labels are the ZPL's`);
+    }
+    const { name, outputs } = await renderZplInput(
+      {
+        zpl: values.zpl,
+        format,
+        dpi: intOption('--dpi', values.dpi),
+        labelSize: values['label-size'],
+      },
+      io,
+    );
+    if (!values.out && outputs.length > 1 && !values['single-file']) {
+      throw new UsageError(`${outputs.length} labels need --out DIR (one file per label)`);
+    }
+    return writeOutputs(outputs, { name, format, out: values.out, singleFile: false }, io);
+  }
+  if (values['label-size'] !== undefined) throw new UsageError('--label-size goes with --zpl');
   if (values.markup !== undefined) {
     checkMarkupExclusive(values, ['template', 'templates', 'data', 'amount']);
     checkMarkupExclusive(values, Object.keys(hostedApiOptions), 'markup is always rendered locally');

@@ -9,8 +9,8 @@ import { crc16Xmodem } from '../../../src/zpl/crc';
 import { readZpl, ZplBudgetError } from '../../../src/zpl/read';
 
 const fonts = loadBundledFonts();
-const read = (zpl: string, dpi = 203) => readZpl(zpl, { fonts, dpi });
-const only = (zpl: string, dpi = 203) => {
+const read = (zpl: string | Uint8Array, dpi = 203) => readZpl(zpl, { fonts, dpi });
+const only = (zpl: string | Uint8Array, dpi = 203) => {
   const { labels } = read(zpl, dpi);
   expect(labels).toHaveLength(1);
   return labels[0]!;
