@@ -69,9 +69,11 @@ export function fontOf(f: string, dpi: number): ZplFontKind | undefined {
 
 /**
  * DejaVu Sans Bold is wider than CG Triumvirate Bold Condensed: at ^A0N,h,h the printer's characters average
- * this much of DejaVu Sans Bold's width at em = h.
+ * this much of DejaVu Sans Bold's width at em = h (measured against zpl-renderer-js: docs/zpl.md "Fonts").
  */
-export const ZERO_WIDTH_FACTOR = 0.75;
+export const ZERO_WIDTH_FACTOR = 0.73;
+/** Where the baseline sits in a character cell of height h, from its top: capitals fill the cell's top. */
+export const CELL_BASELINE = { scalable: 0.76, bitmap: 0.75 } as const;
 /** Scalable text: the sans face (^A0, P–V); bitmap fonts: the monospaced face, one character a cell. */
 export const SCALABLE_FACE = 'DejaVuSans-Bold';
 export const BITMAP_FACE = 'DejaVuSansMono-Bold';

@@ -22,6 +22,7 @@ import {
 } from './graphics';
 import {
   BITMAP_FACE,
+  CELL_BASELINE,
   fontOf,
   MONO_ADVANCE_EM,
   SCALABLE_FACE,
@@ -705,7 +706,6 @@ class PrinterState {
   }
 
   private decode(bytes: string): string {
-     
     if (!/[\x80-\xff]/.test(bytes)) return bytes;
     const raw = Uint8Array.from(bytes, (c) => c.charCodeAt(0) & 0xff);
     const label = this.codePage === 28 ? 'utf-8' : this.codePage === 27 ? 'windows-1252' : 'ibm850';
@@ -1123,11 +1123,9 @@ class PrinterState {
         offset: cut.offset,
         message: `text that does not fit is left out: ${laid.lost}`,
       });
-    // Move the first baseline to where the printer puts it: the cell's bottom less its descent share.
-    const fk = font.font;
-    const ascentShare = fk.ascent / (fk.ascent - fk.descent);
+    // Move the first baseline to where the printer puts it in the cell (fonts.ts, CELL_BASELINE).
     const firstBaseline = node.lines[0]?.baseline ?? 0;
-    const cellBaseline = bitmap ? height * ascentShare : height * ascentShare;
+    const cellBaseline = height * (bitmap ? CELL_BASELINE.bitmap : CELL_BASELINE.scalable);
     const shift: Matrix = translate(0, cellBaseline - firstBaseline);
     const lines = node.lines.length;
     const localWidth = (boxWidth > 0 ? boxWidth : Math.max(...node.lines.map((l) => l.width)) * sx) || 0;

@@ -102,4 +102,45 @@ describe('ZPL labels: ours against zpl-renderer-js (zebrash)', async () => {
       expect(agreement).toBeGreaterThanOrEqual(label.minAgreement ?? 0.9);
     }, 60_000);
   }
+
+  it('^A0 and font D text is as wide and as high as zpl-renderer-js draws it, within 5 % and 3 dots', async () => {
+    const cases: Array<[font: string, h: number, w: number, text: string]> = [
+      ['0', 40, 40, 'WAREHOUSE 12345'],
+      ['0', 60, 30, 'Jane Example'],
+      ['0', 30, 30, 'abcdefghijklmnopqrstuvwxyz'],
+      ['0', 100, 100, 'HXH'],
+      ['0', 20, 20, 'Springfield 12345'],
+      ['D', 36, 20, 'MMMMMMMMMM'],
+    ];
+    for (const [font, h, w, text] of cases) {
+      const zpl = `^XA^PW1600^LL200^FO10,10^A${font}N,${h},${w}^FD${text}^FS^XZ`;
+      const ours = renderMono(readZpl(zpl, { fonts, dpi: DPI }).labels[0]!.scene, fonts);
+      const theirs = pngToMono(Buffer.from(await api.zplToBase64Async(zpl, 200, 25, 8), 'base64'));
+      const a = inkBox(ours);
+      const b = inkBox(theirs);
+      if (process.env.ZPL_FIGURES) console.log(zpl, a, b, (a.x1 - a.x0 + 1) / (b.x1 - b.x0 + 1));
+      expect((a.x1 - a.x0 + 1) / (b.x1 - b.x0 + 1)).toBeGreaterThan(0.95);
+      expect((a.x1 - a.x0 + 1) / (b.x1 - b.x0 + 1)).toBeLessThan(1.05);
+      expect(Math.abs(a.y1 - b.y1)).toBeLessThanOrEqual(3);
+      expect(Math.abs(a.y0 - b.y0)).toBeLessThanOrEqual(3);
+    }
+  }, 60_000);
 });
+
+/** Bounding box of the black dots. */
+function inkBox(b: MonoBitmap) {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -1;
+  let y1 = -1;
+  for (let y = 0; y < b.height; y++) {
+    for (let x = 0; x < b.width; x++) {
+      if (!getDot(b, x, y)) continue;
+      x0 = Math.min(x0, x);
+      y0 = Math.min(y0, y);
+      x1 = Math.max(x1, x);
+      y1 = Math.max(y1, y);
+    }
+  }
+  return { x0, y0, x1, y1 };
+}
