@@ -157,7 +157,7 @@ export function zplSymbol(
     }
     case 'BA': {
       // ^BAo,h,f,g,e: Code 93
-      const sbs = bwipSbs('code93', data, {});
+      const sbs = bwipSbs('code93', data, { includecheck: true });
       return linear(
         'code93',
         data,
@@ -169,8 +169,8 @@ export function zplSymbol(
     }
     case 'BK': {
       // ^BKo,e,h,f,g,k,l: Codabar with start k and stop l (default A)
-      const start = (p[5] || 'A').toUpperCase();
-      const stop = (p[6] || 'A').toUpperCase();
+      const start = (p[4] || 'A').toUpperCase();
+      const stop = (p[5] || 'A').toUpperCase();
       const sbs = bwipSbs('rationalizedCodabar', `${start}${data}${stop}`, {});
       return linear(
         'codabar',

@@ -76,6 +76,6 @@ export const ZERO_WIDTH_FACTOR = 0.73;
 export const CELL_BASELINE = { scalable: 0.76, bitmap: 0.75 } as const;
 /** Scalable text: the sans face (^A0, P–V); bitmap fonts: the monospaced face, one character a cell. */
 export const SCALABLE_FACE = 'DejaVuSans-Bold';
-export const BITMAP_FACE = 'DejaVuSansMono-Bold';
+export const BITMAP_FACE = 'DejaVuSansMono';
 /** DejaVu Sans Mono's advance, as a fraction of its em. */
 export const MONO_ADVANCE_EM = 0.602;

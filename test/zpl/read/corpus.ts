@@ -99,4 +99,69 @@ export const CORPUS: CorpusLabel[] = [
     theirsLacks: ['036000291452'],
     minAgreement: 0,
   },
+  {
+    name: 'reverse-banner-and-block',
+    zpl: [
+      '^XA^PW812^LL609^LH10,10',
+      '^FO0,0^GB792,90,90^FS',
+      '^FR^FO30,20^A0N,60,60^FDPRIORITY^FS',
+      '^FO30,120^FB700,3,4,L,0^A0N,36,30^FDDeliver to the loading dock at the rear of the building between 8 and 4.^FS',
+      '^FO30,280^GD100,100,6,B,R^FS',
+      '^FO160,280^GC100,8,B^FS',
+      '^FO540,280^GB200,100,4,B,3^FS',
+      '^XZ',
+    ].join('\n'),
+    barcodes: [],
+  },
+  {
+    // zebrash draws neither ^GE nor ^BA: only our image is checked, the dots not compared.
+    name: 'code93-and-ellipse',
+    zpl: '^XA^PW812^LL406^FO30,20^GE200,100,6,B^FS^FO30,180^BY2^BAN,100,Y,N,N^FDLD93^FS^XZ',
+    barcodes: ['LD93'],
+    theirsLacks: ['LD93'],
+    minAgreement: 0,
+  },
+  {
+    name: 'stored-format-and-graphic',
+    zpl: [
+      '~DGR:SQUARE.GRF,200,5,' + 'FFFFFFFFFF'.repeat(40),
+      '^XA^DFR:CARTON.ZPL^PW812^LL406',
+      '^FO20,20^XGR:SQUARE.GRF,2,2^FS',
+      '^FO140,20^CF0,40^FN1^FS',
+      '^FO140,80^A0N,30,30^FN2^FS',
+      '^FO20,160^BY3^BCN,120,Y,N,N^FN3^FS',
+      '^XZ',
+      '^XA^XFR:CARTON.ZPL^FN1^FDCarton 7 of 12^FS^FN2^FDDock B^FS^FN3^FDCTN-0007^FS^XZ',
+    ].join('\n'),
+    barcodes: ['CTN-0007'],
+  },
+  {
+    name: 'pdf417',
+    zpl: '^XA^PW812^LL406^FO40,40^BY2^B7N,6,3,6^FDLabelDesk PDF417 test 0123456789^FS^XZ',
+    barcodes: ['LabelDesk PDF417 test 0123456789'],
+  },
+  {
+    // zebrash draws neither ^BK nor ^B8 (it prints their data as text): only our image is checked.
+    name: 'codabar-ean8',
+    zpl: '^XA^PW812^LL609^FO40,40^BY3^BKN,N,100,Y,N,A,B^FD123456^FS^FO40,300^BY3^B8N,100,Y,N^FD1234567^FS^XZ',
+    barcodes: ['12345670', 'A123456B'],
+    theirsLacks: ['12345670', 'A123456B'],
+    minAgreement: 0,
+  },
+  {
+    // Text only: the faces differ (docs/zpl.md "Fonts"), the placement of every rotation agrees.
+    name: 'rotated-text-and-home',
+    minAgreement: 0.85,
+    zpl: [
+      '^XA^PW812^LL812^LH20,20^FWR',
+      '^FO20,20^A0,50,50^FDRIGHT^FS',
+      '^FO200,20^A0I,50,50^FDINVERTED^FS',
+      '^FO400,20^A0B,50,50^FDBOTTOM^FS',
+      '^FWN^FO20,500^ADN,36,20^FDFONT D^FS',
+      '^FO20,600^AFN,26,13^FDFONT F 123^FS',
+      '^FT500,700^A0N,40,40^FDbaseline^FS',
+      '^XZ',
+    ].join('\n'),
+    barcodes: [],
+  },
 ];
