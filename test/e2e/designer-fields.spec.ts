@@ -73,11 +73,7 @@ test('designer: a barcode bound to a field with no placeholder gets a valid samp
   await newTemplate(page, 'sku-label', '4 × 2 in');
   await addField(page, 1, 'sku', 'SKU', '');
   await page.getByRole('button', { name: 'Add barcode' }).click();
-  // Symbologies by their names.
-  const symbology = page.getByRole('combobox', { name: 'Symbology' });
-  await expect(symbology.getByRole('option', { name: 'Code 128', exact: true })).toHaveCount(1);
-  await expect(symbology.getByRole('option', { name: 'GS1 QR code', exact: true })).toHaveCount(1);
-  await symbology.selectOption({ label: 'EAN-13' });
+  await page.getByRole('combobox', { name: 'Symbology' }).selectOption('ean13');
   await bind(page, 'sku');
   await expect(page.getByRole('textbox', { name: 'Value' })).toHaveValue('{sku}');
   // A valid EAN-13 proposed: 13 digits, its check digit right — the label draws and prints.
@@ -111,4 +107,47 @@ test('designer: a barcode bound to a field with no placeholder gets a valid samp
   expect(scanZplJob(app.zebra.jobs[0]!.zpl, mkdtempSync(join(tmpdir(), 'ld-e2e-fields-')), 'sample')).toEqual([
     '5901234123457',
   ]);
+});
+
+test('designer: symbologies by their names; a bundled template opened asks the name of its copy — proposed, checked, Enter accepts, Escape goes back', async ({
+  page,
+  app,
+}) => {
+  await newTemplate(page, 'names', '4 × 2 in');
+  await page.getByRole('button', { name: 'Add barcode' }).click();
+  const symbology = page.getByRole('combobox', { name: 'Symbology' });
+  await expect(symbology.getByRole('option', { name: 'Code 128', exact: true })).toHaveCount(1);
+  await expect(symbology.getByRole('option', { name: 'GS1 QR code', exact: true })).toHaveCount(1);
+  await expect(symbology.getByRole('option', { name: 'gs1qrcode' })).toHaveCount(0);
+  await symbology.selectOption({ label: 'GS1 QR code' });
+  await expect(symbology).toHaveValue('gs1qrcode');
+  await saveButton(page).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved as “names”' })).toBeVisible();
+
+  await page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Open…' }).click();
+  const open = page.getByRole('dialog', { name: 'Open a template' });
+  const choice = open.getByRole('combobox', { name: 'Template' });
+  const bundled = await choice.getByRole('option', { name: /^product-2x1 \(bundled/ }).textContent();
+  await choice.selectOption({ label: bundled! });
+  await open.getByRole('button', { name: 'Open a copy…' }).click();
+  const naming = page.getByRole('dialog', { name: 'Name the copy' });
+  const name = naming.getByRole('textbox', { name: 'Name of the copy' });
+  await expect(name).toHaveValue('product-2x1-copy');
+  await expect(name).toBeFocused();
+  // Escape goes back to the choice, nothing copied.
+  await page.keyboard.press('Escape');
+  await expect(naming).toBeHidden();
+  await expect(open).toBeVisible();
+  await open.getByRole('button', { name: 'Open a copy…' }).click();
+  // Checked as any template name: one taken is refused where it is typed.
+  await name.fill('names');
+  await expect(name).toHaveAccessibleDescription('A template is already called "names".');
+  await expect(naming.getByRole('button', { name: 'Copy and open' })).toBeDisabled();
+  await name.fill('my-product');
+  await name.press('Enter');
+  await expect(naming).toBeHidden();
+  await expect(open).toBeHidden();
+  await expect(page.getByRole('textbox', { name: 'Template name' })).toHaveValue('my-product');
+  expect(() => saved(app.dataDir, 'my-product')).not.toThrow();
+  expect(() => saved(app.dataDir, 'product-2x1-copy')).toThrow();
 });
