@@ -166,4 +166,3 @@ export function printedBarcodeProblems(
     return field?.placeholder ?? '';
   });
 }
-

@@ -91,7 +91,9 @@ test('designer: a barcode bound to a field with no placeholder gets a valid samp
   // Test print of it names the field, and sends nothing.
   await saveButton(page).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved as “sku-label”' })).toBeVisible();
-  const testPrint = page.getByRole('toolbar', { name: 'Designer' }).getByRole('button', { name: 'Test print' });
+  const testPrint = page
+    .getByRole('toolbar', { name: 'Designer' })
+    .getByRole('button', { name: 'Test print' });
   await testPrint.click();
   await expect(page.getByRole('alert').filter({ hasText: why })).toBeVisible();
   expect(app.zebra.jobs).toHaveLength(0);
@@ -104,9 +106,9 @@ test('designer: a barcode bound to a field with no placeholder gets a valid samp
   await expect(page.getByRole('status').filter({ hasText: 'Saved as “sku-label”' })).toBeVisible();
   await testPrint.click();
   await expect.poll(() => app.zebra.jobs.length, { timeout: 30_000 }).toBe(1);
-  expect(scanZplJob(app.zebra.jobs[0]!.zpl, mkdtempSync(join(tmpdir(), 'ld-e2e-fields-')), 'sample')).toEqual([
-    '5901234123457',
-  ]);
+  expect(scanZplJob(app.zebra.jobs[0]!.zpl, mkdtempSync(join(tmpdir(), 'ld-e2e-fields-')), 'sample')).toEqual(
+    ['5901234123457'],
+  );
 });
 
 test('designer: symbologies by their names; a bundled template opened asks the name of its copy — proposed, checked, Enter accepts, Escape goes back', async ({

@@ -105,7 +105,10 @@ describe('which fields feed which barcodes, and whether their value is one the s
   });
 
   it('leaves alone a barcode hidden when its fields are empty, and one fed by a counter the job numbers', () => {
-    const hidden = template([sku], [{ type: 'barcode', format: 'code128', text: '{sku}', hideIfEmpty: true }]);
+    const hidden = template(
+      [sku],
+      [{ type: 'barcode', format: 'code128', text: '{sku}', hideIfEmpty: true }],
+    );
     expect(printedBarcodeProblems(hidden, {})).toEqual([]);
     const counted = template(
       [{ name: 'n', label: 'Serial', placeholder: '', type: 'counter' }],

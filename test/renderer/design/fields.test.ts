@@ -101,9 +101,12 @@ describe('binding', () => {
   });
 
   it('replaces a value still as the palette made it — a new text’s “Text” — instead of adding to it', () => {
-    const fresh = addField(addElement(newDesign({ name: 'n', size: '4x2', unit: 'in', dpi: 203 }), 'text').doc, {
-      name: 'location',
-    });
+    const fresh = addField(
+      addElement(newDesign({ name: 'n', size: '4x2', unit: 'in', dpi: 203 }), 'text').doc,
+      {
+        name: 'location',
+      },
+    );
     expect(attr(fresh, 0, 'text')).toBe('Text');
     expect(attr(bindField(fresh, 0, 'location'), 0, 'text')).toBe('{location}');
     // Even at a caret: the default is not the user's text.

@@ -219,8 +219,8 @@ export function OpenTemplateDialog({ onClose }: { onClose(choice: OpenChoice | n
         </label>
         {readOnly && (
           <p className="muted">
-            A {chosen.ref.source} template stays as it is: LabelDesk copies it into your templates under a name
-            you choose next, and you edit the copy.
+            A {chosen.ref.source} template stays as it is: LabelDesk copies it into your templates under a
+            name you choose next, and you edit the copy.
           </p>
         )}
         {error && <ErrorNotice error={error} />}
@@ -261,8 +261,8 @@ function NameCopyDialog({
     <Modal title="Name the copy" titleId="name-copy-title" onCancel={() => onClose(null)}>
       <form onSubmit={submit} noValidate>
         <p className="muted">
-          “{original.ref.name}” is a {original.ref.source} template and stays as it is. LabelDesk copies it into
-          your templates under this name, and you edit the copy.
+          “{original.ref.name}” is a {original.ref.source} template and stays as it is. LabelDesk copies it
+          into your templates under this name, and you edit the copy.
         </p>
         <div className={`field${problem ? ' field-invalid' : ''}`}>
           <label className="field-label" htmlFor="copy-name">

@@ -708,7 +708,10 @@ export function DesignScreen() {
               // What the canvas writes on the elements it cannot draw, for those who do not see it.
               <p id="design-canvas-notes" className="visually-hidden">
                 {[...barcodes.notes]
-                  .map(([i, text]) => `${elements[i] ? elementName(elements[i], i) : `Element ${i + 1}`}: ${text}`)
+                  .map(
+                    ([i, text]) =>
+                      `${elements[i] ? elementName(elements[i], i) : `Element ${i + 1}`}: ${text}`,
+                  )
                   .join(' ')}
               </p>
             )}
