@@ -489,7 +489,7 @@ function BarcodeProperties({
       {fix && (
         <button
           type="button"
-          className="btn btn-secondary btn-small"
+          className="btn btn-secondary btn-small design-sample-fix"
           onClick={() => design.getState().editField(fix.field, { placeholder: fix.sample })}
         >
           Use {fix.sample} as {fix.label}’s placeholder
