@@ -152,6 +152,36 @@ describe('readZpl: graphics', () => {
   });
 });
 
+describe('readZpl: label-wide commands and memory', () => {
+  it('^PO I turns the whole label 180°; ^LS shifts fields left', () => {
+    const inverted = dots(only('^XA^PW100^LL50^POI^FO0,0^GB10,10,10^FS^XZ').scene);
+    expect(inkBox(inverted)).toEqual({ x0: 90, y0: 40, x1: 99, y1: 49 });
+    const shifted = dots(only('^XA^PW100^LL50^LS5^FO20,0^GB10,10,10^FS^XZ').scene);
+    expect(inkBox(shifted).x0).toBe(15);
+  });
+
+  it('~DY stores a binary GRF graphic that ^IM draws at the field origin', () => {
+    // Binary data is bytes: a stream given as bytes keeps them (a JS string would be UTF-8 encoded).
+    const label = only(
+      Buffer.concat([
+        Buffer.from('~DYR:LOGO,B,G,4,2,'),
+        Buffer.from([0xff, 0x00, 0xff, 0x00]),
+        Buffer.from('^XA^PW50^LL50^FO5,5^IMR:LOGO.GRF^FS^XZ'),
+      ]),
+    );
+    expect(label.warnings).toEqual([]);
+    expect(blackIn(dots(label.scene))).toBe(16);
+    expect(inkBox(dots(label.scene))).toEqual({ x0: 5, y0: 5, x1: 12, y1: 6 });
+  });
+
+  it('^IS keeps what a label drew so far and ^IL starts a later label with it', () => {
+    const { labels } = read(
+      '^XA^PW50^LL50^FO0,0^GB10,10,10^FS^ISR:FORM.GRF^XZ^XA^ILR:FORM.GRF^FO20,20^GB5,5,5^FS^XZ',
+    );
+    expect(blackIn(dots(labels[1]!.scene))).toBe(100 + 25);
+  });
+});
+
 describe('readZpl: text', () => {
   it('^A0 text at ^FO: the cell top at y, as tall as asked; ^FT puts the baseline at y', () => {
     const fo = dots(only('^XA^PW400^LL100^FO10,20^A0N,40,40^FDHIH^FS^XZ').scene);
@@ -230,6 +260,18 @@ describe('readZpl: text', () => {
       Uint8Array.from([...Buffer.from('^XA^CI27^FO0,0^FDZ'), 0xfc, ...Buffer.from('rich^FS^XZ')]),
     );
     expect((find(cp1252.scene.nodes, 'text')[0] as TextNode).lines[0]?.text).toBe('Zürich');
+  });
+
+  it('^TB wraps text in its width and cuts it at its height', () => {
+    const label = only('^XA^PW400^LL300^FO0,0^A0N,30,30^TBN,150,60^FDone two three four five six^FS^XZ');
+    const text = find(label.scene.nodes, 'text')[0] as TextNode;
+    expect(text.lines).toHaveLength(2);
+    expect(label.warnings[0]).toMatchObject({ command: '^TB' });
+  });
+
+  it('^GS draws the registered-trademark symbol in its cell', () => {
+    const label = only('^XA^PW100^LL100^FO10,10^GSN,40,40^FDA^FS^XZ');
+    expect((find(label.scene.nodes, 'text')[0] as TextNode).lines[0]?.text).toBe('®');
   });
 
   it('^FR over a black box prints the text white', () => {
