@@ -176,7 +176,8 @@ interface FieldState {
   /** ^FO's third parameter 1: x is the right edge. */
   rightJustified: boolean;
   offset: number;
-  font?: { name: string; orientation: Orientation; height?: number; width?: number };
+  /** The field's ^A font, and the byte offset of that ^A. */
+  font?: { name: string; orientation: Orientation; height?: number; width?: number; offset?: number };
   data?: string;
   dataOffset?: number;
   hexIndicator?: string;
@@ -380,6 +381,7 @@ class PrinterState {
         const height = Number.parseFloat(rest[1] ?? '');
         const width = Number.parseFloat(rest[2] ?? '');
         field.font = {
+          offset: cmd.offset,
           name: this.aliases.get(letter) ?? letter,
           orientation: orientationOf(rest[0], this.fieldOrientation),
           ...(Number.isFinite(height) && height > 0 ? { height: Math.min(height, this.maxDots) } : {}),
@@ -1035,11 +1037,21 @@ class PrinterState {
     text: string,
     label: LabelState,
     reverse: boolean,
-    _warn: (cmd: ZplCommand | undefined, message: string) => void,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
   ) {
     const asked = field.font ?? { name: this.defaultFont.name, orientation: this.fieldOrientation };
     const explicitSize = field.font !== undefined;
-    const kind = fontOf(asked.name, this.options.dpi) ?? fontOf('0', this.options.dpi);
+    const known = fontOf(asked.name, this.options.dpi);
+    if (!known) {
+      const cmd: ZplCommand = {
+        prefix: '^',
+        name: 'A',
+        params: asked.name,
+        offset: field.font?.offset ?? field.offset,
+      };
+      warn(cmd, `font ${asked.name} is not one of the printer's (0, A–H, P–V): drawn with ^A0's.`);
+    }
+    const kind = known ?? fontOf('0', this.options.dpi);
     if (!kind) return;
     let height: number;
     let width: number;

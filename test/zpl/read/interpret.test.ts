@@ -269,6 +269,18 @@ describe('readZpl: text', () => {
     expect(label.warnings[0]).toMatchObject({ command: '^TB' });
   });
 
+  it('a font letter the printer does not have is drawn with ^A0 and named in a warning', () => {
+    const label = only('^XA^PW200^LL100^FO0,0^AZN,30,30^FDdownloaded^FS^XZ');
+    expect(find(label.scene.nodes, 'text')).toHaveLength(1);
+    expect(label.warnings).toEqual([
+      {
+        command: '^A',
+        offset: 21,
+        message: "font Z is not one of the printer's (0, A–H, P–V): drawn with ^A0's.",
+      },
+    ]);
+  });
+
   it('^GS draws the registered-trademark symbol in its cell', () => {
     const label = only('^XA^PW100^LL100^FO10,10^GSN,40,40^FDA^FS^XZ');
     expect((find(label.scene.nodes, 'text')[0] as TextNode).lines[0]?.text).toBe('®');
