@@ -38,7 +38,16 @@ export interface JobCreationDeps {
   user: string;
 }
 
-export type JobCreation = Pick<JobService, 'addJob' | 'reprint'>;
+export type JobCreation = Pick<JobService, 'addJob' | 'addZplJob' | 'reprint'>;
+
+/** Bytes as a string of one char per byte (0–255). */
+function byteString(bytes: Uint8Array): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    out += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return out;
+}
 
 export function createJobCreation(deps: JobCreationDeps): JobCreation {
   const { store, counters, preflight, user: serviceUser } = deps;
@@ -111,8 +120,9 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
       ? formatPrinterUri(parsePrinterUri(reprintOptions.printer))
       : original.printer;
     // Another printer: the labels are drawn again for it, so each must come from a job that resolved them.
+    // A ZPL file's labels are never drawn: any printer is sent the same bytes.
     let redraw: { dpi: number; render: JobSpec['render'] } | undefined;
-    if (target !== original.printer) {
+    if (target !== original.printer && !original.zplFile) {
       checkRedrawable(firstJobs(), jobId, numbers);
       const setup = await setupFor(target, reprintOptions.dpi);
       for (const warning of setup.warnings) reprintOptions.warn?.(warning);
@@ -128,6 +138,14 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
       dpi: redraw?.dpi ?? original.dpi,
       createdBy: serviceUser,
       ...(redraw ? { render: redraw.render } : {}),
+      ...(original.zplFile
+        ? {
+            zplFile: {
+              name: original.zplFile.name,
+              copies: numbers.map((n) => original.zplFile?.copies[n - 1] ?? 1),
+            },
+          }
+        : {}),
       reprintOf: { jobId, labels: numbers },
     }));
     const where = redraw ? `, on ${target}` : '';
@@ -139,5 +157,32 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
     return detail(created.id);
   };
 
-  return { addJob, reprint };
+  const addZplJob: JobService['addZplJob'] = async (request) => {
+    const printer = formatPrinterUri(parsePrinterUri(request.printer));
+    if (!request.labels.length) throw new JobRequestError(`${request.name}: no label (^XA…^XZ) in it`);
+    const setup = await setupFor(printer, request.dpi);
+    const user = request.user ?? serviceUser;
+    const created = store.createJob(
+      {
+        printer,
+        format: 'zpl',
+        templateName: request.name,
+        template: null,
+        rows: [],
+        copies: 1,
+        dpi: setup.dpi,
+        createdBy: user,
+        zplFile: { name: request.name, copies: request.labels.map((l) => l.copies) },
+      },
+      // One char per byte: the store keeps text, the worker sends the bytes (src/jobs/model.ts payloadBytes).
+      () => request.labels.map((l) => byteString(l.bytes)),
+    );
+    const summary = detail(created.id);
+    record('created', summary, request.labels.length, `ZPL file ${request.name}`);
+    emit({ kind: 'created', jobId: created.id, printer, labelCount: request.labels.length });
+    if (request.start !== false) void start(printer);
+    return { job: detail(created.id), warnings: setup.warnings };
+  };
+
+  return { addJob, addZplJob, reprint };
 }
