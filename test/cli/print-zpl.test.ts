@@ -96,6 +96,30 @@ describe('labeldesk print --zpl', () => {
     expect(received(emulator)).toEqual([label]);
   });
 
+  it('sends bytes that are not UTF-8 (^CI0 Latin-1 text) exactly as in the file', async () => {
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    const bytes = Buffer.concat([
+      Buffer.from('^XA^CI0^FO20,20^A0N,40,40^FDStra'),
+      Buffer.from([0xdf, 0x65, 0x20, 0xfc]),
+      Buffer.from('ber M'),
+      Buffer.from([0xfc]),
+      Buffer.from('nchen^FS^XZ'),
+    ]);
+    const file = join(dir, 'latin1.zpl');
+    writeFileSync(file, bytes);
+    const r = await cli([
+      'print',
+      '--zpl',
+      file,
+      '--printer',
+      emulator.uri,
+      '--data-dir',
+      join(dir, 'latin1'),
+    ]);
+    expect(r.code).toBe(0);
+    expect(emulator.jobs.map((j) => Buffer.from(j.bytes))).toEqual([bytes]);
+  });
+
   it('refuses a file with no label before touching the printer', async () => {
     emulator = await startZebraEmulator({ dpi: 203, port: 0 });
     const file = join(dir, 'empty.zpl');
