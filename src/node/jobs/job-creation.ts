@@ -13,6 +13,7 @@ import {
   counterRangeProblem,
   counterSettings,
 } from '../../resolve/counters';
+import { toByteString } from '../../zpl/read/parse';
 import type { JobEvents } from './job-events';
 import {
   checkedRows,
@@ -39,15 +40,6 @@ export interface JobCreationDeps {
 }
 
 export type JobCreation = Pick<JobService, 'addJob' | 'addZplJob' | 'reprint'>;
-
-/** Bytes as a string of one char per byte (0–255). */
-function byteString(bytes: Uint8Array): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    out += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return out;
-}
 
 export function createJobCreation(deps: JobCreationDeps): JobCreation {
   const { store, counters, preflight, user: serviceUser } = deps;
@@ -175,7 +167,7 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
         zplFile: { name: request.name, copies: request.labels.map((l) => l.copies) },
       },
       // One char per byte: the store keeps text, the worker sends the bytes (src/jobs/model.ts payloadBytes).
-      () => request.labels.map((l) => byteString(l.bytes)),
+      () => request.labels.map((l) => toByteString(l.bytes, Number.POSITIVE_INFINITY)),
     );
     const summary = detail(created.id);
     record('created', summary, request.labels.length, `ZPL file ${request.name}`);
