@@ -6,6 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, resolve as resolvePath } from 'node:path';
+import { printLanguage } from '../node/printers/language';
 import { describeFindings, planZplPrint, type ZplPrintPlan } from '../zpl/print-plan';
 import { warningText, ZplBudgetError } from '../zpl/read';
 import { CliError, type CliIo } from './io';
@@ -95,9 +96,14 @@ export async function planZplFile(
 
 /** Stores the file's labels as a job and prints it (unless `--detach`), with progress and the summary. */
 export async function printZplFile(values: ZplPrintArgs, io: CliIo): Promise<number> {
-  const printer = printerOption(values.printer).text;
+  const { uri, text: printer } = printerOption(values.printer);
   const dpi = dpiOption(values.dpi);
   const { name, plan } = await planZplFile(values, io);
+  if ((await printLanguage(uri, { ...process.env, ...io.env })) !== 'zpl') {
+    throw new CliError(
+      `${printer} takes documents, not ZPL; nothing was printed (labeldesk render --zpl ${values.zpl} --format pdf makes a PDF to print there)`,
+    );
+  }
   return withJobService(values, io, async (service) => {
     const { job, warnings } = await service.addZplJob({
       name,
