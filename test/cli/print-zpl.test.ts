@@ -120,6 +120,31 @@ describe('labeldesk print --zpl', () => {
     expect(emulator.jobs.map((j) => Buffer.from(j.bytes))).toEqual([bytes]);
   });
 
+  it('jobs add --zpl --detach stores the job; jobs resume prints it', async () => {
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    const labels = [carrierLabel(1), carrierLabel(2)];
+    const file = join(dir, 'detached.zpl');
+    writeFileSync(file, labels.join('\r\n'));
+    const dataDir = join(dir, 'detached');
+    const add = await cli([
+      'jobs',
+      'add',
+      '--zpl',
+      file,
+      '--printer',
+      emulator.uri,
+      '--detach',
+      '--data-dir',
+      dataDir,
+    ]);
+    expect(add.code).toBe(0);
+    expect(add.stdout).toMatch(/job 1: 2 labels from detached\.zpl/);
+    expect(emulator.jobs).toHaveLength(0);
+    const resume = await cli(['jobs', 'resume', '1', '--data-dir', dataDir]);
+    expect(resume.code).toBe(0);
+    expect(received(emulator)).toEqual(labels);
+  });
+
   it('refuses a file with no label before touching the printer', async () => {
     emulator = await startZebraEmulator({ dpi: 203, port: 0 });
     const file = join(dir, 'empty.zpl');
