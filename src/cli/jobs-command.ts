@@ -12,6 +12,7 @@ import type { JobService } from '../node/jobs/job-service';
 import { dpiOption, printerOption } from './printer-args';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
 import { asCliError, printAndReport, summary, withJobService } from './job-run';
+import { printZplFile, zplPrintOptions } from './print-zpl';
 import {
   loadTemplateEntry,
   parseAmount,
@@ -24,6 +25,9 @@ export const JOBS_HELP = `Usage: labeldesk jobs <add|list|show|labels|resume|pau
 
   jobs add --printer URI --template NAME|FILE [--data JSON] [--amount N] [--dpi N] [--by NAME] [--detach]
                          render the labels (ZPL), store the job, and print it label by label
+  jobs add --printer URI --zpl FILE|@- [--keep-settings] [--allow-printer-commands] [--detach]
+                         a ZPL file as it is: each ^XA…^XZ one label, sent as its own bytes
+                         (settings and commands beyond the label are named and taken out unless kept)
   jobs list [--state S] [--printer URI] [--template NAME] [--text T]
                          jobs, newest first, with their state and label counts
   jobs show ID           one job: state, reason, counts, possible duplicates by label number
@@ -126,10 +130,16 @@ async function addCommand(args: string[], io: CliIo): Promise<number> {
     amount: { type: 'string' },
     dpi: { type: 'string' },
     detach: { type: 'boolean' },
+    ...zplPrintOptions,
   });
   if (values.help) {
     io.stdout(JOBS_HELP);
     return 0;
+  }
+  if (values.zpl !== undefined) {
+    const other = ['template', 'data', 'amount'].find((o) => values[o as keyof typeof values] !== undefined);
+    if (other) throw new UsageError(`--zpl prints the file as it is; --${other} cannot go with it`);
+    return printZplFile(values, io);
   }
   const printer = printerOption(values.printer).text;
   const dpi = dpiOption(values.dpi);

@@ -21,9 +21,11 @@ import { CliError, UsageError, type CliIo } from './io';
 import { labelsFromArgs, markupOptions } from './markup-input';
 import { parseOptions, templateOptions } from './template-commands';
 import { LIMITS } from '../resolve/resolve';
+import { printZplFile, ZPL_PRINT_HELP, zplPrintOptions } from './print-zpl';
 
 export const PRINT_HELP = `Usage: labeldesk print --printer URI --template NAME|FILE [options]
        labeldesk print --printer URI --markup FILE|@- [options]
+       labeldesk print --printer URI --zpl FILE|@- [--keep-settings] [--allow-printer-commands] [options]
 
   --data JSON|@FILE|@-   field values (a JSON object of strings)
   --amount N             copies (default 1)
@@ -33,7 +35,9 @@ export const PRINT_HELP = `Usage: labeldesk print --printer URI --template NAME|
   --dpi N                ZPL resolution when the printer cannot tell and no profile has it
   --force                print even when the printer reports a fault
   --retries N            reconnects after a dropped connection or an unanswered label (default 3)
-  --data-dir DIR         where printer profiles live (default: $LABELDESK_DATA_DIR or the user data folder)
+  --data-dir DIR         where printer profiles (and jobs of --zpl) live
+                         (default: $LABELDESK_DATA_DIR or the user data folder)
+${ZPL_PRINT_HELP}  --by NAME              with --zpl: who prints, for the job and the audit log
 
 Printer URIs: tcp://host:9100, usb://0a5f:0181[?serial=…], serial:///dev/ttyUSB0?baud=9600,
 cups://QueueName, file:///path/out.zpl
@@ -53,10 +57,20 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
     force: { type: 'boolean' },
     retries: { type: 'string' },
     'data-dir': { type: 'string' },
+    ...zplPrintOptions,
+    by: { type: 'string' },
   });
   if (values.help) {
     io.stdout(PRINT_HELP);
     return 0;
+  }
+  if (values.zpl !== undefined) {
+    const other = ['template', 'markup', 'data', 'amount', 'format'].find(
+      (o) => values[o as keyof typeof values] !== undefined,
+    );
+    if (other) throw new UsageError(`--zpl prints the file as it is; --${other} cannot go with it`);
+    // A print that cannot reach its printer gives up after a few reconnects (the job waits for jobs resume).
+    return printZplFile({ ...values, retries: values.retries ?? String(DEFAULT_PRINT_RETRIES) }, io);
   }
   const { uri, text: printerText } = printerOption(values.printer);
   if (values.format !== undefined && values.format !== 'zpl' && values.format !== 'pdf') {

@@ -85,6 +85,12 @@ export const jobSpecSchema = z.object({
   dpi: z.number().int().min(100).max(1200),
   createdBy: z.string(),
   render: jobRenderSchema.optional(),
+  /**
+   * A ZPL file printed as it came (`labeldesk print --zpl`, src/zpl/print-plan.ts): each label's payload is its
+   * own bytes, one char per byte (0–255), stored at creation and sent unchanged (never tagged or re-rendered).
+   * `copies`: the `^PQ` count of each label (the printer makes them; one label here is confirmed once).
+   */
+  zplFile: z.object({ name: z.string(), copies: z.array(z.number().int().min(1)) }).optional(),
   /** A reprint: the original job and the label numbers reprinted (label n of this job is `labels[n - 1]`). */
   reprintOf: z.object({ jobId: z.number().int().positive(), labels: z.array(z.number().int()) }).optional(),
 });
@@ -168,6 +174,13 @@ export function retagLabel(zpl: string, jobId: number, labelNumber: number): str
 export function readLabelTag(zpl: string): { jobId: number; labelNumber: number } | undefined {
   const m = /\^FXLabelDesk job (\d+) label (\d+)\^FS/.exec(zpl);
   return m ? { jobId: Number(m[1]), labelNumber: Number(m[2]) } : undefined;
+}
+
+/** A payload of a ZPL-file job (one char per byte) as the bytes it stands for. */
+export function payloadBytes(payload: string): Uint8Array {
+  const out = new Uint8Array(payload.length);
+  for (let i = 0; i < payload.length; i++) out[i] = payload.charCodeAt(i) & 0xff;
+  return out;
 }
 
 /** Label (or row) numbers for people: `[3, 7, 8, 9]` → `3, 7-9`. */

@@ -31,7 +31,15 @@
 import { queryStatus as defaultQueryStatus } from '../printers/query';
 import type { PrinterState, PrinterStatus } from '../printers/status';
 import { PrinterError, type PrinterTransport } from '../printers/transport';
-import { formatLabelList, isInFlight, isUnfinished, type Job, type JobState, type Label } from './model';
+import {
+  formatLabelList,
+  isInFlight,
+  isUnfinished,
+  payloadBytes,
+  type Job,
+  type JobState,
+  type Label,
+} from './model';
 import { JobNotFound, type JobStore } from './store';
 
 /** What happens while a job runs, for progress output (closed union). */
@@ -211,7 +219,9 @@ export async function runJob(jobId: number, deps: WorkerDeps): Promise<Job> {
       // Rendering a chunk takes a while: a pause or cancel meanwhile stops before the label is sent.
       transition('printing', null);
     }
-    const payload = store.payload(jobId, label.number);
+    const stored = store.payload(jobId, label.number);
+    // A ZPL file's label is its own bytes (one char per byte), sent as they came.
+    const payload = current().zplFile ? payloadBytes(stored) : stored;
     store.setLabelState(jobId, label.number, { state: 'sending', attempt: true });
     // A failed write leaves the label `sending` for settle() to decide with the printer: the transports'
     // `bytesWritten` counts whole chunks the OS confirmed, so a chunk cut short may still have arrived whole.

@@ -13,6 +13,7 @@ import {
   counterRangeProblem,
   counterSettings,
 } from '../../resolve/counters';
+import { toByteString } from '../../zpl/read/parse';
 import type { JobEvents } from './job-events';
 import {
   checkedRows,
@@ -38,7 +39,7 @@ export interface JobCreationDeps {
   user: string;
 }
 
-export type JobCreation = Pick<JobService, 'addJob' | 'reprint'>;
+export type JobCreation = Pick<JobService, 'addJob' | 'addZplJob' | 'reprint'>;
 
 export function createJobCreation(deps: JobCreationDeps): JobCreation {
   const { store, counters, preflight, user: serviceUser } = deps;
@@ -111,8 +112,9 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
       ? formatPrinterUri(parsePrinterUri(reprintOptions.printer))
       : original.printer;
     // Another printer: the labels are drawn again for it, so each must come from a job that resolved them.
+    // A ZPL file's labels are never drawn: any printer is sent the same bytes.
     let redraw: { dpi: number; render: JobSpec['render'] } | undefined;
-    if (target !== original.printer) {
+    if (target !== original.printer && !original.zplFile) {
       checkRedrawable(firstJobs(), jobId, numbers);
       const setup = await setupFor(target, reprintOptions.dpi);
       for (const warning of setup.warnings) reprintOptions.warn?.(warning);
@@ -128,6 +130,14 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
       dpi: redraw?.dpi ?? original.dpi,
       createdBy: serviceUser,
       ...(redraw ? { render: redraw.render } : {}),
+      ...(original.zplFile
+        ? {
+            zplFile: {
+              name: original.zplFile.name,
+              copies: numbers.map((n) => original.zplFile?.copies[n - 1] ?? 1),
+            },
+          }
+        : {}),
       reprintOf: { jobId, labels: numbers },
     }));
     const where = redraw ? `, on ${target}` : '';
@@ -139,5 +149,32 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
     return detail(created.id);
   };
 
-  return { addJob, reprint };
+  const addZplJob: JobService['addZplJob'] = async (request) => {
+    const printer = formatPrinterUri(parsePrinterUri(request.printer));
+    if (!request.labels.length) throw new JobRequestError(`${request.name}: no label (^XA…^XZ) in it`);
+    const setup = await setupFor(printer, request.dpi);
+    const user = request.user ?? serviceUser;
+    const created = store.createJob(
+      {
+        printer,
+        format: 'zpl',
+        templateName: request.name,
+        template: null,
+        rows: [],
+        copies: 1,
+        dpi: setup.dpi,
+        createdBy: user,
+        zplFile: { name: request.name, copies: request.labels.map((l) => l.copies) },
+      },
+      // One char per byte: the store keeps text, the worker sends the bytes (src/jobs/model.ts payloadBytes).
+      () => request.labels.map((l) => toByteString(l.bytes, Number.POSITIVE_INFINITY)),
+    );
+    const summary = detail(created.id);
+    record('created', summary, request.labels.length, `ZPL file ${request.name}`);
+    emit({ kind: 'created', jobId: created.id, printer, labelCount: request.labels.length });
+    if (request.start !== false) void start(printer);
+    return { job: detail(created.id), warnings: setup.warnings };
+  };
+
+  return { addJob, addZplJob, reprint };
 }

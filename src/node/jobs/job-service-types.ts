@@ -81,6 +81,18 @@ export interface NewJob {
   markups?: readonly Markup[];
 }
 
+/** A ZPL file printed as it came (`labeldesk print --zpl`): one job label per `^XA…^XZ`, its bytes unchanged. */
+export interface NewZplJob {
+  /** The file's name, shown where a template's name is. */
+  name: string;
+  printer: string;
+  /** Each label's bytes (src/zpl/print-plan.ts) and its `^PQ` copies. */
+  labels: readonly { bytes: Uint8Array; copies: number }[];
+  dpi?: number;
+  user?: string;
+  start?: boolean;
+}
+
 export interface JobDetail extends JobSummary {
   counts: LabelCounts;
   possibleDuplicates: number[];
@@ -104,6 +116,8 @@ export interface JobService {
   planBatch(csvText: string, template: Template, options?: BatchOptions): BatchPlan;
   /** Stores a job (reserving its counter numbers) and, unless `start: false`, prints it in the background. */
   addJob(request: NewJob): Promise<{ job: JobDetail; warnings: string[] }>;
+  /** Stores a ZPL file's labels as a job (their bytes sent unchanged) and, unless `start: false`, prints it. */
+  addZplJob(request: NewZplJob): Promise<{ job: JobDetail; warnings: string[] }>;
   /** Runs a printer's queue (URI) or one job (id) in the background; resolves when that worker is idle. */
   start(target: string | number): Promise<void>;
   /** Continues every interrupted job (not those paused by a person), one worker per printer. */

@@ -83,7 +83,7 @@ export function openJobService(options: JobServiceOptions): JobService {
   });
   const { start, idle } = scheduler;
   const preflight = createJobPreflight({ store, renderer, profiles, connect, views, events });
-  const { addJob, reprint } = createJobCreation({
+  const { addJob, addZplJob, reprint } = createJobCreation({
     store,
     counters,
     views,
@@ -96,6 +96,7 @@ export function openJobService(options: JobServiceOptions): JobService {
   const service: JobService = {
     planBatch: (csvText, template, batchOptions) => planBatch(csvText, template, batchOptions),
     addJob,
+    addZplJob,
     start,
     async resumeAll() {
       for (const job of store.unfinishedJobs()) {

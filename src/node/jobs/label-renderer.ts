@@ -94,12 +94,13 @@ export function createLabelRenderer(
     return ports;
   };
   // The job being printed, parsed once (its rows can be 10,000 long), not once per chunk.
-  let cached: { job: Job; template: Template } | undefined;
-  const jobOf = (jobId: number): { job: Job; template: Template } => {
+  let cached: { job: Job; template: Template | undefined } | undefined;
+  const jobOf = (jobId: number): { job: Job; template: Template | undefined } => {
     if (cached?.job.id === jobId) return cached;
     const job = store.getJob(jobId);
     if (!job) throw new JobNotFound(`no job ${jobId}`);
-    cached = { job, template: parseTemplate(job.template, `job ${jobId}`) };
+    // A reprint that copies bytes (and a ZPL file's job) has no template to draw with.
+    cached = { job, template: job.render ? parseTemplate(job.template, `job ${jobId}`) : undefined };
     return cached;
   };
 
@@ -144,7 +145,9 @@ export function createLabelRenderer(
         const source = labels[n - 1];
         if (source === undefined) throw new JobNotFound(`label ${n} of reprint job ${jobId} names no label`);
         await prepare(original, source);
-        payloads.push(retagLabel(store.payload(original, source), jobId, n));
+        const bytes = store.payload(original, source);
+        // A ZPL file's label is sent as it came: its reprint is the same bytes, untagged.
+        payloads.push(job.zplFile ? bytes : retagLabel(bytes, jobId, n));
       }
       store.putPayloads(jobId, labelNumber, payloads);
       return;
@@ -164,6 +167,7 @@ export function createLabelRenderer(
       markups = sources.map((s) => s.markup);
       baseDir = sources[0]?.baseDir;
     } else {
+      if (!template) throw new JobNotFound(`job ${jobId} has no template to render`);
       markups = numbers.map((n) => markupAt(job, template, n));
     }
     const options = { dpi: job.dpi, ...how.zpl };

@@ -40,6 +40,11 @@ export interface ParsedZpl {
 
 export interface ParseOptions {
   budgets?: Partial<ZplBudgets>;
+  /**
+   * Told every command as the stream is read, in byte order (before `^XF` recalls are expanded; `^XA`, `^XZ` and
+   * the prefix changes `^CC`/`^CT`/`^CD` too): for a caller that rewrites the stream (src/zpl/print-plan.ts).
+   */
+  onCommand?: (command: ZplCommand) => void;
 }
 
 /** Commands whose parameter is data that runs to the next command prefix (a `~` in it is literal). */
@@ -91,6 +96,7 @@ export function parseZpl(input: string | Uint8Array, options: ParseOptions = {})
   };
 
   const push = (cmd: ZplCommand) => {
+    options.onCommand?.(cmd);
     const list = current ? current.commands : pending;
     if (list.length >= budgets.maxCommandsPerLabel) {
       throw new ZplBudgetError(
@@ -137,6 +143,7 @@ export function parseZpl(input: string | Uint8Array, options: ParseOptions = {})
     }
     if (name === 'CC' || name === 'CT' || name === 'CD') {
       const ch = s[paramStart];
+      options.onCommand?.({ prefix, name, params: ch ?? '', offset: at });
       const valid = ch !== undefined && ch > ' ' && ch !== '\x7f';
       if (!valid) {
         warn(shown(name), at, 'needs one printable character: ignored.');
@@ -167,6 +174,7 @@ export function parseZpl(input: string | Uint8Array, options: ParseOptions = {})
     if (delimiter !== ',') params = params.split(delimiter).join(',');
     pos = end;
     const cmd: ZplCommand = { prefix, name, params, offset: at };
+    if (prefix === '^' && (name === 'XA' || name === 'XZ')) options.onCommand?.(cmd);
     if (prefix === '^' && name === 'XA') {
       if (current) {
         warn('^XA', at, 'a new label began before ^XZ ended the last one: the last one ends here.');
