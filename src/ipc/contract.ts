@@ -97,6 +97,8 @@ export const SettingsPatchSchema = z.strictObject({
   confirmCopiesAbove: z.number().int().min(0).max(1000).optional(),
   /** Keep the copies typed after a print (off: back to 1, as after choosing another template). */
   keepCopiesAfterPrint: z.boolean().optional(),
+  /** Templates pinned to the top of the Print screen's list, in the order shown. */
+  pinnedTemplates: z.array(TemplateRefSchema).max(20).optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -179,6 +181,8 @@ export interface SettingsView {
   keepCopiesAfterPrint: boolean;
   /** Most recently printed templates, newest first. */
   recentTemplates: TemplateRef[];
+  /** Templates pinned to the top of the Print screen's list (#42 item 14). */
+  pinnedTemplates: TemplateRef[];
 }
 
 export interface ConnectionStatus {

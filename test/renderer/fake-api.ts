@@ -140,6 +140,7 @@ export function createFakeApi(): FakeApi {
       confirmCopiesAbove: 50,
       keepCopiesAfterPrint: false,
       recentTemplates: [SUMMARY.ref],
+      pinnedTemplates: [],
     }),
     'app.info': () => ({ version: '0.1.0', shell: 'web', platform: 'linux' }),
     'fonts.families': () => ({ families: [], skipped: [] }),

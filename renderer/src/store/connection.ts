@@ -10,6 +10,7 @@ import type {
   LabelDeskApi,
   SettingsPatch,
   SettingsView,
+  TemplateRef,
 } from '../../../src/ipc/contract';
 import { assertNever } from '../../../src/base/assert-never';
 import { toUserError, type UserError } from '../ipc/user-error';
@@ -36,6 +37,10 @@ export interface ConnectionState {
    * failure only means it is not remembered next time, so it is not shown.
    */
   remember(patch: Pick<SettingsPatch, 'lastPrinter'>): Promise<void>;
+  /** Reads the settings again (main keeps the recent templates: a print moves its template to the front). */
+  reloadSettings(): Promise<void>;
+  /** Pins a template to the top of the Print screen's list, or unpins it (kept in Settings); why not, if not. */
+  togglePin(ref: TemplateRef): Promise<UserError | null>;
   /**
    * Tests the hosted API (default) or the site server; with `unsaved` (the form's changes) saves them first, so
    * what is typed is tested.
@@ -132,6 +137,26 @@ export function createConnectionStore(api: LabelDeskApi) {
         set({ settings: await api.invoke('settings.update', patch) });
       } catch {
         // Not remembered: the next start picks the default printer instead.
+      }
+    },
+    reloadSettings: async () => {
+      try {
+        set({ settings: await api.invoke('settings.get', {}) });
+      } catch {
+        // The list keeps its order until the next start.
+      }
+    },
+    togglePin: async (ref) => {
+      const pinned = get().settings?.pinnedTemplates ?? [];
+      const has = pinned.some((p) => p.source === ref.source && p.name === ref.name);
+      const next = has
+        ? pinned.filter((p) => p.source !== ref.source || p.name !== ref.name)
+        : [...pinned, ref].slice(-20);
+      try {
+        set({ settings: await api.invoke('settings.update', { pinnedTemplates: next }) });
+        return null;
+      } catch (e) {
+        return toUserError(e);
       }
     },
     chooseFilePrinterFolder: async () => {
