@@ -71,6 +71,15 @@ const secretSafeUrl = z
       'use https:// (http:// only for 127.0.0.1 or localhost): the API secret must not cross a network in clear',
   });
 
+/** The hosted API's URL, key and secret as typed (not saved): what "Test connection" tests. */
+export const HostedTypedSchema = z.strictObject({
+  apiBaseUrl: secretSafeUrl.nullable(),
+  apiKey: z.string().trim().max(200).nullable(),
+  /** Absent or null: the secret main keeps, if any. */
+  apiSecret: z.string().max(500).nullable().optional(),
+});
+export type HostedTyped = z.infer<typeof HostedTypedSchema>;
+
 export const SettingsPatchSchema = z.strictObject({
   apiBaseUrl: secretSafeUrl.nullable().optional(),
   apiKey: z.string().trim().max(200).nullable().optional(),
@@ -372,6 +381,11 @@ export interface JobView {
   createdBy: string;
   /** Reprint of which job, if it is one. */
   reprintOf: number | null;
+  /**
+   * What is on it, in short (#42 item 12): the first one or two non-empty values of its first label (a name,
+   * a tracking number), labelled, in the template's field order.
+   */
+  onIt: { label: string; value: string }[];
 }
 
 export interface LabelView {
@@ -446,7 +460,14 @@ export const CHANNELS = {
   'connection.status': channel<ConnectionStatus>()(none),
   /** Tests the hosted API (default) or the site server as Settings has them, whichever mode is chosen. */
   'connection.test': channel<ConnectionTestResult>()(
-    z.strictObject({ target: z.enum(['hosted', 'site']).optional() }),
+    z.strictObject({
+      target: z.enum(['hosted', 'site']).optional(),
+      /**
+       * The hosted API's settings as typed in the Settings form, tested without being saved (#42 item 8); an
+       * absent secret means the one main keeps. Never logged.
+       */
+      typed: HostedTypedSchema.optional(),
+    }),
   ),
 
   'templates.list': channel<{ templates: TemplateSummary[]; broken: BrokenTemplateView[] }>()(none),

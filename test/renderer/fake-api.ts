@@ -103,6 +103,7 @@ export const JOB: JobView = {
   updatedAt: '2026-01-01T10:00:00.000Z',
   createdBy: 'test',
   reprintOf: null,
+  onIt: [],
 };
 
 export function createFakeApi(): FakeApi {

@@ -7,6 +7,7 @@ import { createStore } from 'zustand/vanilla';
 import type {
   AppInfo,
   ConnectionStatus,
+  HostedTyped,
   LabelDeskApi,
   SettingsPatch,
   SettingsView,
@@ -46,6 +47,8 @@ export interface ConnectionState {
    * what is typed is tested.
    */
   test(unsaved?: SettingsPatch, target?: TestTarget): Promise<void>;
+  /** Tests the hosted API with the URL, key and secret as typed, without saving them (#42 item 8). */
+  testTyped(typed: HostedTyped): Promise<void>;
   /** Main shows its own folder dialog; the folder picked is the only one file printers may write into. */
   chooseFilePrinterFolder(): Promise<void>;
 }
@@ -95,7 +98,7 @@ export function describeConnection(status: ConnectionStatus | null): {
 }
 
 export function createConnectionStore(api: LabelDeskApi) {
-  return createStore<ConnectionState>()((set, get) => ({
+  const store = createStore<ConnectionState>()((set, get) => ({
     info: null,
     status: null,
     settings: null,
@@ -167,21 +170,26 @@ export function createConnectionStore(api: LabelDeskApi) {
         set({ folderError: toUserError(e) });
       }
     },
-    test: async (unsaved, target = 'hosted') => {
-      if (get().testing || get().saving) return;
-      if (unsaved && !(await get().save(unsaved))) return;
-      set({ testing: true, testResult: null, error: null });
-      try {
-        const result = await api.invoke('connection.test', target === 'site' ? { target } : {});
-        set({ testResult: { ok: result.ok, message: result.message, target }, status: result.status });
-      } catch (e) {
-        const error = toUserError(e);
-        set({ testResult: { ok: false, message: error.message, target } });
-      } finally {
-        set({ testing: false });
-      }
-    },
+    test: (unsaved, target = 'hosted') => runTest(target, unsaved),
+    testTyped: (typed) => runTest('hosted', undefined, typed),
   }));
+
+  async function runTest(target: TestTarget, unsaved?: SettingsPatch, typed?: HostedTyped): Promise<void> {
+    const { getState: get, setState: set } = store;
+    if (get().testing || get().saving) return;
+    if (unsaved && !(await get().save(unsaved))) return;
+    set({ testing: true, testResult: null, error: null });
+    try {
+      const result = await api.invoke('connection.test', target === 'site' ? { target } : typed ? { typed } : {});
+      set({ testResult: { ok: result.ok, message: result.message, target }, status: result.status });
+    } catch (e) {
+      const error = toUserError(e);
+      set({ testResult: { ok: false, message: error.message, target } });
+    } finally {
+      set({ testing: false });
+    }
+  }
+  return store;
 }
 
 export type ConnectionStore = ReturnType<typeof createConnectionStore>;
