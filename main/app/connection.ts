@@ -319,10 +319,18 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
       // The hosted API the app prints with, when that is what is tested: its status follows the answer.
       const current = await setup();
       const inUse =
-        current?.kind === 'hosted' && current.key === JSON.stringify([url, key, secret]) ? current : undefined;
+        current?.kind === 'hosted' && current.key === JSON.stringify([url, key, secret])
+          ? current
+          : undefined;
       const hosted =
         inUse?.hosted ??
-        new HostedApiBackend({ baseUrl: url, apiKey: key, apiSecret: secret, fetch: fetcher, timeoutMs: 8000 });
+        new HostedApiBackend({
+          baseUrl: url,
+          apiKey: key,
+          apiSecret: secret,
+          fetch: fetcher,
+          timeoutMs: 8000,
+        });
       // A name no account has: the answer proves host and credentials (401 comes before 404) without
       // rendering anything, so the test costs no print from the allowance.
       const probe = `labeldesk-connection-test-${Date.now().toString(36)}`;

@@ -6,7 +6,8 @@
  * only when it is printed. These functions say so at the field, before anything prints (#42 item 3), in the
  * field's words: "SKU is empty — the barcode needs a value". A barcode that also uses a counter is left to the
  * job (its number is assigned when printed); a value typed into every field it uses is checked by the field
- * rules (src/resolve/values.ts checkBarcodeValues), so only barcodes that print a placeholder are checked here.
+ * rules (src/resolve/values.ts checkBarcodeValues), so only barcodes that print a placeholder are checked here;
+ * a barcode hidden when its fields are empty (`hideIfEmpty`) is not printed, so it is not checked either.
  */
 import type { Field, Template } from './schema';
 import type { BarcodeFormat } from './barcode/formats';
@@ -71,11 +72,14 @@ export function emptyBarcodeFieldProblems(
     const first = empty[0];
     if (!first || problems.has(first.name)) continue;
     const element = template.elements[feed.element];
-    if (element?.type !== 'barcode') continue;
-    const printed = substitute(parseRefs(element.text), (name) => {
+    if (element?.type !== 'barcode' || element.visible === false) continue;
+    const valueOf = (name: string): string => {
       const value = typed(name);
       return value !== '' ? value : (byName.get(name)?.placeholder ?? '');
-    });
+    };
+    // Left out of the label when its fields are all empty (as resolve does): nothing to encode, nothing wrong.
+    if (element.hideIfEmpty && feed.fields.every((name) => valueOf(name) === '')) continue;
+    const printed = substitute(parseRefs(element.text), valueOf);
     if (printed.trim() === '') {
       problems.set(first.name, `${first.label} is empty — the barcode needs a value`);
       continue;

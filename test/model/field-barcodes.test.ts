@@ -1,6 +1,10 @@
 /** Fields that feed barcodes, and an empty one that leaves its barcode nothing to encode (#42 item 3). */
 import { describe, expect, it } from 'vitest';
-import { barcodeFeeds, emptyBarcodeFieldProblems, fieldsFeedingBarcodes } from '../../src/model/field-barcodes';
+import {
+  barcodeFeeds,
+  emptyBarcodeFieldProblems,
+  fieldsFeedingBarcodes,
+} from '../../src/model/field-barcodes';
 import { parseTemplate } from '../../src/model/parse';
 
 const shelf = (sku: Record<string, unknown> = {}, barcode: Record<string, unknown> = {}) =>
@@ -16,7 +20,16 @@ const shelf = (sku: Record<string, unknown> = {}, barcode: Record<string, unknow
       ],
       elements: [
         { type: 'text', x: 0, y: 0, width: 100, height: 20, text: '{product}' },
-        { type: 'barcode', x: 0, y: 20, width: 100, height: 40, format: 'code128', text: '{sku}', ...barcode },
+        {
+          type: 'barcode',
+          x: 0,
+          y: 20,
+          width: 100,
+          height: 40,
+          format: 'code128',
+          text: '{sku}',
+          ...barcode,
+        },
       ],
     },
     'test',
@@ -46,6 +59,11 @@ describe('field-barcodes', () => {
           'SKU is empty — the EAN-13 barcode needs a value (left empty it prints “none”, which it cannot encode)',
       },
     ]);
+  });
+
+  it('leaves a barcode hidden when empty alone (the shipping label\'s order QR code)', () => {
+    expect(emptyBarcodeFieldProblems(shelf({}, { hideIfEmpty: true }), {})).toEqual([]);
+    expect(emptyBarcodeFieldProblems(shelf({}, { visible: false }), {})).toEqual([]);
   });
 
   it('leaves a barcode with literal text or a counter alone', () => {

@@ -180,7 +180,10 @@ export function createConnectionStore(api: LabelDeskApi) {
     if (unsaved && !(await get().save(unsaved))) return;
     set({ testing: true, testResult: null, error: null });
     try {
-      const result = await api.invoke('connection.test', target === 'site' ? { target } : typed ? { typed } : {});
+      const result = await api.invoke(
+        'connection.test',
+        target === 'site' ? { target } : typed ? { typed } : {},
+      );
       set({ testResult: { ok: result.ok, message: result.message, target }, status: result.status });
     } catch (e) {
       const error = toUserError(e);

@@ -15,6 +15,9 @@ import { SiteHistoryCard } from './site-history-card';
 
 const STATES = JOB_STATE_NAMES;
 
+/** A value on one line (an address's lines joined by " / "), as a summary shows it. */
+const oneLine = (value: string) => value.replace(/\s*\n+\s*/g, ' / ');
+
 const when = (iso: string) => {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
@@ -123,7 +126,7 @@ export function HistoryScreen() {
                     {job.onIt.map((v) => (
                       <span key={v.label} className="label-value">
                         <span className="muted small">{v.label}: </span>
-                        {v.value}
+                        {oneLine(v.value)}
                       </span>
                     ))}
                   </td>
@@ -224,8 +227,8 @@ function JobDetail() {
         >
           <p id="reprint-confirm-text">
             {job.labelCount} {job.labelCount === 1 ? 'label' : 'labels'} of {job.template}
-            {job.onIt.length ? ` (${job.onIt.map((v) => v.value).join(', ')})` : ''} will print again on{' '}
-            {targetName}.
+            {job.onIt.length ? ` (${job.onIt.map((v) => oneLine(v.value)).join(', ')})` : ''} will print again
+            on {targetName}.
           </p>
           <div className="dialog-actions">
             <button type="button" className="btn btn-secondary" onClick={() => setConfirming(false)}>

@@ -101,7 +101,9 @@ export function FieldForm() {
           type="button"
           className="btn btn-ghost btn-small"
           aria-pressed={isPinned}
-          title={isPinned ? 'Unpin: back to its place in the list' : 'Keep this template at the top of the list'}
+          title={
+            isPinned ? 'Unpin: back to its place in the list' : 'Keep this template at the top of the list'
+          }
           onClick={() => void togglePin()}
         >
           Pin to top
