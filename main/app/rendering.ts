@@ -5,7 +5,7 @@
  * bundled engine); the preview always resolves locally from the template it shows.
  */
 import { checkValues } from '../../src/resolve/values';
-import { emptyBarcodeFieldProblems } from '../../src/model/field-barcodes';
+import { printedBarcodeProblems } from '../../src/model/barcode-fields';
 import { resolve, resolveOne } from '../../src/resolve/resolve';
 import { IpcError } from '../../src/ipc/errors';
 import { randomUUID } from 'node:crypto';
@@ -83,7 +83,7 @@ export function checkLabel(template: Template, values: FieldValues): void {
   if (problem)
     throw new IpcError('invalid', problem.message, problem.path.replace(/^apiData\./, ''), 'field');
   // A field left empty whose barcode would then have nothing to encode (#42 item 3): the field's sentence.
-  const [empty] = emptyBarcodeFieldProblems(template, given);
+  const [empty] = printedBarcodeProblems(template, given).filter((p) => p.field !== null);
   if (empty) throw new IpcError('invalid', empty.message, empty.field, 'field');
 }
 
