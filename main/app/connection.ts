@@ -28,6 +28,7 @@ import { SiteClient, siteWorded } from '../../src/backends/site-client';
 import type {
   ConnectionStatus,
   ConnectionTestResult,
+  HostedTyped,
   SettingsView,
   TemplateSource,
 } from '../../src/ipc/contract';
@@ -69,8 +70,11 @@ export interface Connection {
    */
   refuseLocalCounters(template: Template, how: LocalNumbering): Promise<void>;
   status(): Promise<ConnectionStatus>;
-  /** Tests the hosted API (default) or the site server as Settings has them. */
-  test(target?: 'hosted' | 'site'): Promise<ConnectionTestResult>;
+  /**
+   * Tests the hosted API (default) or the site server as Settings has them; the hosted API with `typed`: the
+   * URL, key and secret as typed in the form, not saved (an absent secret: the one kept).
+   */
+  test(target?: 'hosted' | 'site', typed?: HostedTyped): Promise<ConnectionTestResult>;
   close(): Promise<void>;
 }
 
@@ -87,6 +91,10 @@ interface SiteConfig {
   key: string;
   secret: string;
 }
+
+/** "a", "a and b", "a, b and c". */
+const listed = (items: readonly string[]): string =>
+  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 
 export async function createConnection(options: ConnectionOptions): Promise<Connection> {
   const warn = options.warn ?? (() => undefined);
@@ -276,7 +284,7 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
       if (refusal) throw refusal;
     },
     status,
-    async test(target = 'hosted') {
+    async test(target = 'hosted', typed) {
       if (target === 'site') {
         const s = await options.settings();
         const config = await siteConfig(s);
@@ -295,34 +303,58 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
         }
         return { ok: result.ok, message: result.message, status: await status() };
       }
-      const current = await setup();
-      if (!current || current.kind !== 'hosted') {
-        return {
-          ok: false,
-          message: 'Enter the API base URL, key and secret first.',
-          status: await status(),
-        };
+      const s = await options.settings();
+      // What the form holds (typed, not saved), else what Settings have.
+      const url = typed ? typed.apiBaseUrl : s.apiBaseUrl;
+      const key = typed ? typed.apiKey : s.apiKey;
+      const secret = typed?.apiSecret || (await options.secret.get());
+      const missing = [
+        url ? null : 'the API base URL',
+        key ? null : 'the API key',
+        secret ? null : 'the API secret',
+      ].filter((m): m is string => m !== null);
+      if (!url || !key || !secret) {
+        return { ok: false, message: `Enter ${listed(missing)} first.`, status: await status() };
       }
+      // The hosted API the app prints with, when that is what is tested: its status follows the answer.
+      const current = await setup();
+      const inUse =
+        current?.kind === 'hosted' && current.key === JSON.stringify([url, key, secret])
+          ? current
+          : undefined;
+      const hosted =
+        inUse?.hosted ??
+        new HostedApiBackend({
+          baseUrl: url,
+          apiKey: key,
+          apiSecret: secret,
+          fetch: fetcher,
+          timeoutMs: 8000,
+        });
       // A name no account has: the answer proves host and credentials (401 comes before 404) without
       // rendering anything, so the test costs no print from the allowance.
       const probe = `labeldesk-connection-test-${Date.now().toString(36)}`;
+      const ask = () => hosted.fetchMarkups({ label_name: probe, amount: 1, apiData: {} });
       let ok = false;
       let text: string;
       try {
-        await track(() => current.hosted.fetchMarkups({ label_name: probe, amount: 1, apiData: {} }));
+        await (inUse ? track(ask) : ask());
         ok = true;
         text = 'Connected to the hosted API.';
       } catch (e) {
         if (e instanceof TemplateNotFound) {
           ok = true;
-          hostedState = 'online';
-          message = null;
           text = 'Connected: the hosted API accepted the key and secret.';
-          void notify();
+          if (inUse) {
+            hostedState = 'online';
+            message = null;
+            void notify();
+          }
         } else if (e instanceof ApiError) {
           text = toIpcErrorBody(e).message;
         } else throw e;
       }
+      if (ok && typed && !inUse) text += ' Save to use these settings.';
       return { ok, message: text, status: await status() };
     },
     close: () => tally.flush(),

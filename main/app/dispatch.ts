@@ -4,7 +4,7 @@
  * the error as a sentence (never a stack).
  */
 import { isChannelName } from '../../src/ipc/contract';
-import { IpcError, parseRequest } from '../../src/ipc/errors';
+import { BadRequest, IpcError, parseRequest } from '../../src/ipc/errors';
 import type { IpcEnvelope } from '../../src/ipc/bridge';
 import { toIpcErrorBody } from './ipc-error-body';
 import type { AppServices } from './services';
@@ -22,6 +22,8 @@ export async function dispatch(
   } catch (e) {
     const error = toIpcErrorBody(e);
     if (error.code === 'internal') log?.(`${String(channel)}: ${e instanceof Error ? e.message : String(e)}`);
+    // The channel and the property path are for the log; the user reads the field's label (#42 item 13).
+    if (e instanceof BadRequest) log?.(`refused ${e.logLine}`);
     return { ok: false, error };
   }
 }

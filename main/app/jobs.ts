@@ -118,6 +118,7 @@ export function createAppJobs(deps: {
     updatedAt: job.updatedAt,
     createdBy: job.createdBy,
     reprintOf: job.reprintOf,
+    onIt: service.summary(job.id),
   });
 
   const detail = (id: number): JobDetail => {

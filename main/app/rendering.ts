@@ -5,6 +5,7 @@
  * bundled engine); the preview always resolves locally from the template it shows.
  */
 import { checkValues } from '../../src/resolve/values';
+import { printedBarcodeProblems } from '../../src/model/barcode-fields';
 import { resolve, resolveOne } from '../../src/resolve/resolve';
 import { IpcError } from '../../src/ipc/errors';
 import { randomUUID } from 'node:crypto';
@@ -77,9 +78,13 @@ export interface Rendering {
 
 /** Refuses values the template's field rules refuse (required, pattern, type, length), naming the field. */
 export function checkLabel(template: Template, values: FieldValues): void {
-  const [problem] = checkValues(template, filled(values));
+  const given = filled(values);
+  const [problem] = checkValues(template, given);
   if (problem)
     throw new IpcError('invalid', problem.message, problem.path.replace(/^apiData\./, ''), 'field');
+  // A field left empty whose barcode would then have nothing to encode (#42 item 3): the field's sentence.
+  const [empty] = printedBarcodeProblems(template, given).filter((p) => p.field !== null);
+  if (empty) throw new IpcError('invalid', empty.message, empty.field, 'field');
 }
 
 const fileBase = (template: Template) => template.name.replace(/[^\w.-]+/g, '_');

@@ -32,6 +32,7 @@ export const StoredSettingsSchema = z.object({
   confirmCopiesAbove: z.number().int().min(0).max(1000).default(DEFAULT_CONFIRM_COPIES_ABOVE),
   keepCopiesAfterPrint: z.boolean().default(false),
   recentTemplates: z.array(TemplateRefSchema).max(RECENT_MAX).default([]),
+  pinnedTemplates: z.array(TemplateRefSchema).max(20).default([]),
   /** Absolute and real (symlinks resolved) when it was chosen. */
   filePrinterFolder: z.string().nullable().default(null),
   siteUrl: z.string().nullable().default(null),
@@ -49,6 +50,7 @@ const EMPTY: StoredSettings = {
   confirmCopiesAbove: DEFAULT_CONFIRM_COPIES_ABOVE,
   keepCopiesAfterPrint: false,
   recentTemplates: [],
+  pinnedTemplates: [],
   filePrinterFolder: null,
   siteUrl: null,
   siteKey: null,
@@ -103,6 +105,7 @@ export function appSettings(dataDir: string, secret: SecretStore, siteSecret: Se
       confirmCopiesAbove: s.confirmCopiesAbove,
       keepCopiesAfterPrint: s.keepCopiesAfterPrint,
       recentTemplates: s.recentTemplates,
+      pinnedTemplates: s.pinnedTemplates,
     };
   };
   return {

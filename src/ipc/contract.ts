@@ -71,6 +71,15 @@ const secretSafeUrl = z
       'use https:// (http:// only for 127.0.0.1 or localhost): the API secret must not cross a network in clear',
   });
 
+/** The hosted API's URL, key and secret as typed (not saved): what "Test connection" tests. */
+export const HostedTypedSchema = z.strictObject({
+  apiBaseUrl: secretSafeUrl.nullable(),
+  apiKey: z.string().trim().max(200).nullable(),
+  /** Absent or null: the secret main keeps, if any. */
+  apiSecret: z.string().max(500).nullable().optional(),
+});
+export type HostedTyped = z.infer<typeof HostedTypedSchema>;
+
 export const SettingsPatchSchema = z.strictObject({
   apiBaseUrl: secretSafeUrl.nullable().optional(),
   apiKey: z.string().trim().max(200).nullable().optional(),
@@ -97,6 +106,8 @@ export const SettingsPatchSchema = z.strictObject({
   confirmCopiesAbove: z.number().int().min(0).max(1000).optional(),
   /** Keep the copies typed after a print (off: back to 1, as after choosing another template). */
   keepCopiesAfterPrint: z.boolean().optional(),
+  /** Templates pinned to the top of the Print screen's list, in the order shown. */
+  pinnedTemplates: z.array(TemplateRefSchema).max(20).optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -179,6 +190,8 @@ export interface SettingsView {
   keepCopiesAfterPrint: boolean;
   /** Most recently printed templates, newest first. */
   recentTemplates: TemplateRef[];
+  /** Templates pinned to the top of the Print screen's list (#42 item 14). */
+  pinnedTemplates: TemplateRef[];
 }
 
 export interface ConnectionStatus {
@@ -368,6 +381,11 @@ export interface JobView {
   createdBy: string;
   /** Reprint of which job, if it is one. */
   reprintOf: number | null;
+  /**
+   * What is on it, in short (#42 item 12): the first one or two non-empty values of its first label (a name,
+   * a tracking number), labelled, in the template's field order.
+   */
+  onIt: { label: string; value: string }[];
 }
 
 export interface LabelView {
@@ -442,7 +460,14 @@ export const CHANNELS = {
   'connection.status': channel<ConnectionStatus>()(none),
   /** Tests the hosted API (default) or the site server as Settings has them, whichever mode is chosen. */
   'connection.test': channel<ConnectionTestResult>()(
-    z.strictObject({ target: z.enum(['hosted', 'site']).optional() }),
+    z.strictObject({
+      target: z.enum(['hosted', 'site']).optional(),
+      /**
+       * The hosted API's settings as typed in the Settings form, tested without being saved (#42 item 8); an
+       * absent secret means the one main keeps. Never logged.
+       */
+      typed: HostedTypedSchema.optional(),
+    }),
   ),
 
   'templates.list': channel<{ templates: TemplateSummary[]; broken: BrokenTemplateView[] }>()(none),

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { problemsOf } from '../model/errors';
 import { CHANNELS, type ChannelName, type ParsedRequestOf } from './contract';
+import { requestFieldLabel } from './field-labels';
 
 export const IPC_ERROR_CODES = [
   'bad-request',
@@ -52,12 +53,28 @@ export class IpcError extends Error {
   }
 }
 
-/** Parses a channel's payload; a bad one is `bad-request` naming the path and the problem. */
+/**
+ * A request main refused: the user's sentence names the field by its label ("Site URL: use https://…"); the
+ * channel and the property path are for the log only (`logLine`), never shown (#42 item 13).
+ */
+export class BadRequest extends IpcError {
+  constructor(
+    message: string,
+    field: string | null,
+    /** `settings.update: siteUrl: …`: what main's log says. */
+    readonly logLine: string,
+  ) {
+    super('bad-request', message, field);
+  }
+}
+
+/** Parses a channel's payload; a bad one is `bad-request` naming the field by its label and the problem. */
 export function parseRequest<C extends ChannelName>(channel: C, payload: unknown): ParsedRequestOf<C> {
   const result = CHANNELS[channel].request.safeParse(payload ?? {});
   if (result.success) return result.data as ParsedRequestOf<C>;
   const problem = problemsOf(result.error)[0];
   const path = problem?.path ?? '';
-  const where = path ? `${channel}: ${path}` : channel;
-  throw new IpcError('bad-request', `${where}: ${problem?.message ?? 'invalid request'}`, path || null);
+  const what = problem?.message ?? 'invalid request';
+  const sentence = path ? `${requestFieldLabel(path)}: ${what}` : `The request was refused: ${what}`;
+  throw new BadRequest(sentence, path || null, `${path ? `${channel}: ${path}` : channel}: ${what}`);
 }

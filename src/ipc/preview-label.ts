@@ -11,6 +11,7 @@ import { collectImageUrls } from '../layout/images';
 import { layout } from '../layout/layout';
 import type { Scene, TextCut } from '../layout/scene';
 import { REFERENCE_ATTRIBUTES } from '../model/elements';
+import { printedBarcodeProblems } from '../model/barcode-fields';
 import { referencedFields } from '../model/refs';
 import type { Markup, Template } from '../model/schema';
 import type { LayoutTarget } from '../layout/element-context';
@@ -98,6 +99,12 @@ export async function previewLabel(
     field: p.path.replace(/^apiData\./, ''),
     message: p.message,
   }));
+  // A field left empty that leaves its barcode nothing to encode (#42 item 3): said at the field, not by the
+  // engine when the label is printed.
+  const flagged = new Set(problems.map((p) => p.field));
+  for (const p of printedBarcodeProblems(template, given)) {
+    if (p.field !== null && !flagged.has(p.field)) problems.push({ field: p.field, message: p.message });
+  }
   return { scene, problems, cuts: cutsByField(template, given, scene.cuts) };
 }
 

@@ -172,6 +172,11 @@ test('history: the printed job with its labels, and a reprint', async ({ page, a
   await expect(page.getByRole('table', { name: /Labels of job/ })).toContainText(/confirmed/i);
   await screenshot(page, '06-history');
   await page.getByRole('button', { name: 'Reprint job' }).click();
+  // A whole job again asks first (#42 item 12).
+  await page
+    .getByRole('dialog', { name: /^Reprint job \d+\?$/ })
+    .getByRole('button', { name: 'Reprint 1 label on Dock Zebra' })
+    .click();
   await expect.poll(() => app.zebra.jobs.length, { timeout: 30_000 }).toBe(2);
   expect(app.zebra.jobs[1]!.zpl.replace(/\^FX[^^]*\^FS/, '')).toBe(
     app.zebra.jobs[0]!.zpl.replace(/\^FX[^^]*\^FS/, ''),

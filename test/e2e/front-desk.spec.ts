@@ -253,6 +253,11 @@ test('History: "the label for Ada" is found by what was typed and reprinted on a
 
     await page.getByRole('combobox', { name: 'Reprint on' }).selectOption({ label: 'Back Zebra' });
     await page.getByRole('button', { name: 'Reprint job' }).click();
+    // The question names the printer chosen (#42 item 12).
+    await page
+      .getByRole('dialog', { name: /^Reprint job \d+\?$/ })
+      .getByRole('button', { name: 'Reprint 1 label on Back Zebra' })
+      .click();
     await expect.poll(() => back.jobs.length, { timeout: 30_000 }).toBe(1);
     // Drawn for the 300 dpi printer (4 in = 1200 dots), the same label: its barcode is Ada's tracking number.
     const zpl = back.jobs[0]!.zpl;

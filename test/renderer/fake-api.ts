@@ -103,6 +103,7 @@ export const JOB: JobView = {
   updatedAt: '2026-01-01T10:00:00.000Z',
   createdBy: 'test',
   reprintOf: null,
+  onIt: [],
 };
 
 export function createFakeApi(): FakeApi {
@@ -140,6 +141,7 @@ export function createFakeApi(): FakeApi {
       confirmCopiesAbove: 50,
       keepCopiesAfterPrint: false,
       recentTemplates: [SUMMARY.ref],
+      pinnedTemplates: [],
     }),
     'app.info': () => ({ version: '0.1.0', shell: 'web', platform: 'linux' }),
     'fonts.families': () => ({ families: [], skipped: [] }),

@@ -34,6 +34,7 @@ const settings = (over: Partial<SettingsView>): SettingsView => ({
   confirmCopiesAbove: 50,
   keepCopiesAfterPrint: false,
   recentTemplates: [],
+  pinnedTemplates: [],
   ...over,
 });
 

@@ -32,6 +32,7 @@ const view = (over: Partial<SettingsView>): SettingsView => ({
   confirmCopiesAbove: 50,
   keepCopiesAfterPrint: false,
   recentTemplates: [],
+  pinnedTemplates: [],
   ...over,
 });
 

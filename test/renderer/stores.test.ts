@@ -397,6 +397,7 @@ describe('ui and connection', () => {
         confirmCopiesAbove: 50,
         keepCopiesAfterPrint: false,
         recentTemplates: [],
+        pinnedTemplates: [],
       };
     });
     api.on('connection.test', () => {
@@ -453,6 +454,7 @@ describe('ui and connection', () => {
       confirmCopiesAbove: 50,
       keepCopiesAfterPrint: false,
       recentTemplates: [],
+      pinnedTemplates: [],
     }));
     await stores.connection.getState().save({ apiSecret: 's3cret' });
     expect(JSON.stringify(stores.connection.getState())).not.toContain('s3cret');

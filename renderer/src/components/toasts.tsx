@@ -1,4 +1,8 @@
-/** Toasts: print jobs with their progress (from `job` events), errors with their action, short notes. */
+/**
+ * Toasts: print jobs with their progress (from `job` events), errors with their action, short notes. Each can be
+ * dismissed; they sit at the bottom left, over the end of the template list, where they cover neither the
+ * label's preview nor the Print button (#42 item 14).
+ */
 import { useEffect } from 'react';
 import { formatEta, jobProgress } from '../store/jobs';
 import { useJobs, useStores, useUi } from '../store/stores-context';
@@ -74,8 +78,16 @@ function InfoToast({ toast }: { toast: Extract<Toast, { kind: 'info' }> }) {
     return () => clearTimeout(timer);
   }, [toast.id, ui]);
   return (
-    <div className="toast" role="status">
+    <div className="toast toast-info" role="status">
       <p className="toast-text">{toast.message}</p>
+      <button
+        type="button"
+        className="btn btn-ghost btn-small toast-close"
+        aria-label="Dismiss"
+        onClick={() => ui.getState().dismiss(toast.id)}
+      >
+        ×
+      </button>
     </div>
   );
 }

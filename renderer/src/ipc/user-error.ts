@@ -3,6 +3,7 @@
  * shape, not by class, because an `IpcError` rebuilt by Electron's preload or the web bridge may not be the
  * same class object the renderer bundles.
  */
+import { isChannelName } from '../../../src/ipc/contract';
 import type { IpcErrorAction, IpcErrorCode } from '../../../src/ipc/errors';
 
 export interface UserError {
@@ -16,6 +17,15 @@ export interface UserError {
 
 const ACTIONS = new Set(['settings', 'printers', 'field']);
 
+/**
+ * A sentence for people: never an IPC channel's name in front (`settings.update: …`), which is for logs only
+ * (#42 item 13). Main words its own errors so; this keeps any other path (an older main, a bridge) from showing one.
+ */
+export function withoutChannel(message: string): string {
+  const m = /^([a-z][A-Za-z]*\.[a-z][A-Za-z]*): (.*)$/s.exec(message);
+  return m && isChannelName(m[1]) ? m[2]! : message;
+}
+
 /** Any thrown value → a UserError. */
 export function toUserError(e: unknown): UserError {
   if (typeof e === 'object' && e !== null) {
@@ -23,12 +33,13 @@ export function toUserError(e: unknown): UserError {
     if (typeof message === 'string' && typeof code === 'string') {
       return {
         code: code as IpcErrorCode,
-        message,
+        message: withoutChannel(message),
         field: typeof field === 'string' ? field : null,
         action: typeof action === 'string' && ACTIONS.has(action) ? (action as IpcErrorAction) : null,
       };
     }
-    if (typeof message === 'string') return { code: 'client', message, field: null, action: null };
+    if (typeof message === 'string')
+      return { code: 'client', message: withoutChannel(message), field: null, action: null };
   }
   return { code: 'client', message: String(e), field: null, action: null };
 }

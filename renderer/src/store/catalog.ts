@@ -34,16 +34,20 @@ export const sameRef = (a: TemplateRef | null | undefined, b: TemplateRef | null
   !!a && !!b && a.source === b.source && a.name === b.name;
 
 /**
- * Templates to print from first — recent ones first (in `recent` order, newest first), then by title —, test
- * templates last; filtered by a search text (title, name, description, source).
+ * Templates to print from first — pinned ones first (in `pinned` order), then recent ones (in `recent` order,
+ * newest first), then by title —, test templates last; filtered by a search text (title, name, description,
+ * source).
  */
 export function visibleTemplates(
   templates: TemplateSummary[],
   query: string,
   recent: TemplateRef[] = [],
+  pinned: TemplateRef[] = [],
 ): TemplateSummary[] {
   const q = query.trim().toLowerCase();
   const rank = (t: TemplateSummary): number => {
+    const p = pinned.findIndex((r) => sameRef(r, t.ref));
+    if (p >= 0) return p - pinned.length;
     const i = recent.findIndex((r) => sameRef(r, t.ref));
     if (i >= 0) return i;
     return t.recent ? recent.length : Number.MAX_SAFE_INTEGER;

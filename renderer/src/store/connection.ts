@@ -7,9 +7,11 @@ import { createStore } from 'zustand/vanilla';
 import type {
   AppInfo,
   ConnectionStatus,
+  HostedTyped,
   LabelDeskApi,
   SettingsPatch,
   SettingsView,
+  TemplateRef,
 } from '../../../src/ipc/contract';
 import { assertNever } from '../../../src/base/assert-never';
 import { toUserError, type UserError } from '../ipc/user-error';
@@ -36,11 +38,17 @@ export interface ConnectionState {
    * failure only means it is not remembered next time, so it is not shown.
    */
   remember(patch: Pick<SettingsPatch, 'lastPrinter'>): Promise<void>;
+  /** Reads the settings again (main keeps the recent templates: a print moves its template to the front). */
+  reloadSettings(): Promise<void>;
+  /** Pins a template to the top of the Print screen's list, or unpins it (kept in Settings); why not, if not. */
+  togglePin(ref: TemplateRef): Promise<UserError | null>;
   /**
    * Tests the hosted API (default) or the site server; with `unsaved` (the form's changes) saves them first, so
    * what is typed is tested.
    */
   test(unsaved?: SettingsPatch, target?: TestTarget): Promise<void>;
+  /** Tests the hosted API with the URL, key and secret as typed, without saving them (#42 item 8). */
+  testTyped(typed: HostedTyped): Promise<void>;
   /** Main shows its own folder dialog; the folder picked is the only one file printers may write into. */
   chooseFilePrinterFolder(): Promise<void>;
 }
@@ -90,7 +98,7 @@ export function describeConnection(status: ConnectionStatus | null): {
 }
 
 export function createConnectionStore(api: LabelDeskApi) {
-  return createStore<ConnectionState>()((set, get) => ({
+  const store = createStore<ConnectionState>()((set, get) => ({
     info: null,
     status: null,
     settings: null,
@@ -134,6 +142,26 @@ export function createConnectionStore(api: LabelDeskApi) {
         // Not remembered: the next start picks the default printer instead.
       }
     },
+    reloadSettings: async () => {
+      try {
+        set({ settings: await api.invoke('settings.get', {}) });
+      } catch {
+        // The list keeps its order until the next start.
+      }
+    },
+    togglePin: async (ref) => {
+      const pinned = get().settings?.pinnedTemplates ?? [];
+      const has = pinned.some((p) => p.source === ref.source && p.name === ref.name);
+      const next = has
+        ? pinned.filter((p) => p.source !== ref.source || p.name !== ref.name)
+        : [...pinned, ref].slice(-20);
+      try {
+        set({ settings: await api.invoke('settings.update', { pinnedTemplates: next }) });
+        return null;
+      } catch (e) {
+        return toUserError(e);
+      }
+    },
     chooseFilePrinterFolder: async () => {
       set({ folderError: null });
       try {
@@ -142,21 +170,29 @@ export function createConnectionStore(api: LabelDeskApi) {
         set({ folderError: toUserError(e) });
       }
     },
-    test: async (unsaved, target = 'hosted') => {
-      if (get().testing || get().saving) return;
-      if (unsaved && !(await get().save(unsaved))) return;
-      set({ testing: true, testResult: null, error: null });
-      try {
-        const result = await api.invoke('connection.test', target === 'site' ? { target } : {});
-        set({ testResult: { ok: result.ok, message: result.message, target }, status: result.status });
-      } catch (e) {
-        const error = toUserError(e);
-        set({ testResult: { ok: false, message: error.message, target } });
-      } finally {
-        set({ testing: false });
-      }
-    },
+    test: (unsaved, target = 'hosted') => runTest(target, unsaved),
+    testTyped: (typed) => runTest('hosted', undefined, typed),
   }));
+
+  async function runTest(target: TestTarget, unsaved?: SettingsPatch, typed?: HostedTyped): Promise<void> {
+    const { getState: get, setState: set } = store;
+    if (get().testing || get().saving) return;
+    if (unsaved && !(await get().save(unsaved))) return;
+    set({ testing: true, testResult: null, error: null });
+    try {
+      const result = await api.invoke(
+        'connection.test',
+        target === 'site' ? { target } : typed ? { typed } : {},
+      );
+      set({ testResult: { ok: result.ok, message: result.message, target }, status: result.status });
+    } catch (e) {
+      const error = toUserError(e);
+      set({ testResult: { ok: false, message: error.message, target } });
+    } finally {
+      set({ testing: false });
+    }
+  }
+  return store;
 }
 
 export type ConnectionStore = ReturnType<typeof createConnectionStore>;

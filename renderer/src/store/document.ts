@@ -52,6 +52,8 @@ export interface DocumentPorts {
   copiesSettings?(): CopiesSettings;
   /** The user chose a printer: keep it for the next start. */
   rememberPrinter?(printer: string): void;
+  /** A label of `ref` was sent: main moved it to the front of the recent templates. */
+  printed?(ref: TemplateRef): void;
   /**
    * The preview computed in the renderer (a worker, preview/engine/): no keystroke crosses IPC. `null` when it
    * cannot (an image by URL, fonts not loaded yet): main is asked instead. Absent in tests of the stores.
@@ -83,6 +85,22 @@ export type PrintSent = ResponseOf<'print.submit'>;
 
 export type Busy = 'print' | 'system-print' | OutputFormat;
 
+/**
+ * Why the last print or save did not go out because of a field (#42 item 4): said next to the buttons, with the
+ * cursor sent to the field, so a field below the fold is never the silent reason.
+ */
+export interface Blocked {
+  action: Busy;
+  field: string;
+  message: string;
+}
+
+/** "Not printed" / "Not saved": what the blocked action did not do, for the sentence next to the buttons. */
+export function blockedSentence(blocked: Blocked): string {
+  const what = blocked.action === 'print' || blocked.action === 'system-print' ? 'Not printed' : 'Not saved';
+  return `${what}: ${blocked.message}`;
+}
+
 export interface DocumentState {
   ref: TemplateRef | null;
   detail: TemplateDetail | null;
@@ -109,6 +127,8 @@ export interface DocumentState {
   raster: RasterPreview | null;
   rasterError: UserError | null;
   busy: Busy | null;
+  /** The last print or save stopped by a field's problem (cleared once that field changes). */
+  blocked: Blocked | null;
 
   /** Loads a template; `focus`: the cursor goes to its first field as soon as the form is there. */
   selectTemplate(ref: TemplateRef, options?: { focus?: boolean }): Promise<void>;
@@ -236,8 +256,9 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       }
     };
 
-    const fail = (e: unknown, printer?: string): null => {
+    const fail = (e: unknown, action: Busy, printer?: string): null => {
       const error = toUserError(e);
+      if (error.field !== null) set({ blocked: { action, field: error.field, message: error.message } });
       const condition: ToastCondition | undefined =
         error.field !== null
           ? `field:${error.field}`
@@ -272,11 +293,15 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       }
     };
 
-    /** Problems block output: show them all and put the cursor on the first. */
-    const blockedByProblems = async (): Promise<boolean> => {
+    /** Problems block output: show them all, say which next to the buttons and put the cursor on the first. */
+    const blockedByProblems = async (action: Busy): Promise<boolean> => {
       await settledPreview();
       const first = get().problems[0];
-      if (!first) return false;
+      if (!first) {
+        set({ blocked: null });
+        return false;
+      }
+      set({ blocked: { action, field: first.field, message: first.message } });
       const ui = ports.ui.getState();
       ui.revealProblems();
       ui.focusField(first.field);
@@ -320,6 +345,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       raster: null,
       rasterError: null,
       busy: null,
+      blocked: null,
 
       selectTemplate: async (ref, options = {}) => {
         previewSeq++;
@@ -342,6 +368,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           previewError: null,
           raster: null,
           rasterError: null,
+          blocked: null,
         });
         ports.ui.getState().resetForm();
         try {
@@ -365,7 +392,8 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
         // form's re-render, which React schedules when the values change.
         void get().refreshPreview();
         // A yes to printing the label as it was is not a yes to a changed one.
-        set({ values: { ...get().values, [field]: value }, confirmingCuts: null });
+        const blocked = get().blocked?.field === field ? null : get().blocked;
+        set({ values: { ...get().values, [field]: value }, confirmingCuts: null, blocked });
         ports.ui.getState().resolve(`field:${field}`);
       },
 
@@ -475,7 +503,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
         // Busy from here on, so a second Enter or click while the preview settles is refused.
         set({ busy: 'print' });
         try {
-          if (await blockedByProblems()) return null;
+          if (await blockedByProblems('print')) return null;
           if (waitsForCutsYes('print', options)) return null;
           const request = label();
           if (!request || !ready()) return null;
@@ -490,6 +518,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
             return null;
           }
           const sent = await api.invoke('print.submit', { ...request, copies, printer });
+          ports.printed?.(request.ref);
           if (sent.job) {
             ports.trackJob(sent.job);
             const title = `${copies} ${copies === 1 ? 'label' : 'labels'} of ${request.ref.name}`;
@@ -502,7 +531,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           if (options.refocus) focusFirstField();
           return sent;
         } catch (e) {
-          return fail(e, printer);
+          return fail(e, 'print', printer);
         } finally {
           set({ busy: null });
         }
@@ -516,7 +545,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
         }
         set({ busy: format });
         try {
-          if (await blockedByProblems()) return null;
+          if (await blockedByProblems(format)) return null;
           const request = label();
           if (!request || !ready()) return null;
           const { copies, printer } = get();
@@ -529,7 +558,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           ports.saveFile(file);
           return file;
         } catch (e) {
-          return fail(e);
+          return fail(e, format);
         } finally {
           set({ busy: null });
         }
@@ -539,7 +568,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
         if (!get().ref || get().busy || !ready()) return;
         set({ busy: 'system-print', confirmingCuts: null });
         try {
-          if (await blockedByProblems()) return;
+          if (await blockedByProblems('system-print')) return;
           if (waitsForCutsYes('system-print', options)) return;
           const request = label();
           const { detail } = get();
@@ -547,7 +576,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           const file = await api.invoke('output.export', { ...request, copies: 1, format: 'svg' });
           ports.printSvg(decodeBase64Text(file.base64), pageSize(detail));
         } catch (e) {
-          fail(e);
+          fail(e, 'system-print');
         } finally {
           set({ busy: null });
         }

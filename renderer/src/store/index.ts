@@ -43,6 +43,7 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
     ...browser,
     copiesSettings: () => connection.getState().settings ?? DEFAULT_COPIES_SETTINGS,
     rememberPrinter: (id) => void connection.getState().remember({ lastPrinter: id }),
+    printed: () => void connection.getState().reloadSettings(),
   });
   const batch = createBatchStore(api, trackJob, (id) => {
     const live = jobs.getState().live[id];

@@ -88,6 +88,9 @@ export function stepZoom(current: number, direction: 1 | -1): number {
   return [...ZOOM_STEPS].reverse().find((s) => s < current - 1e-6) ?? ZOOM_STEPS[0];
 }
 
+/** A toast about the Print screen's form (a field's value): it means nothing on another screen or template. */
+const aboutTheForm = (t: Toast): boolean => t.kind === 'error' && !!t.condition?.startsWith('field:');
+
 export function createUiStore() {
   let nextToast = 1;
   let focusSeq = 0;
@@ -108,7 +111,9 @@ export function createUiStore() {
     go: (screen, section) => {
       const { leaveGuard, screen: current } = get();
       if (screen !== current && leaveGuard && !leaveGuard(screen)) return false;
-      set({ screen, settingsSection: section ?? null });
+      // A form's toasts stay with the form (#42 item 3): they do not follow the user to other screens.
+      const toasts = screen !== current ? get().toasts.filter((t) => !aboutTheForm(t)) : get().toasts;
+      set({ screen, settingsSection: section ?? null, toasts });
       return true;
     },
     setLeaveGuard: (leaveGuard) => set({ leaveGuard }),
@@ -124,7 +129,13 @@ export function createUiStore() {
       if (!get().touched[field]) set({ touched: { ...get().touched, [field]: true } });
     },
     revealProblems: () => set({ revealAllProblems: true }),
-    resetForm: () => set({ touched: {}, revealAllProblems: false, selectedElement: null }),
+    resetForm: () =>
+      set({
+        touched: {},
+        revealAllProblems: false,
+        selectedElement: null,
+        toasts: get().toasts.filter((t) => !aboutTheForm(t)),
+      }),
     focusField: (field, options) =>
       set({ focusRequest: { field, seq: ++focusSeq, select: options?.select ?? false } }),
     notify: (toast) => {

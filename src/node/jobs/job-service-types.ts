@@ -153,6 +153,8 @@ export interface JobService {
   listJobs(filter?: JobFilter): JobDetail[];
   getJob(jobId: number): JobDetail | undefined;
   labels(jobId: number): JobLabel[];
+  /** What is on a job in short: the first one or two non-empty values of its first label, labelled. */
+  summary(jobId: number): { label: string; value: string }[];
   audit(filter?: AuditFilter): AuditEntry[];
   onEvent(listener: (event: JobServiceEvent) => void): () => void;
   /** Resolves when no printer's worker is running. */

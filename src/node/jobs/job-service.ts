@@ -176,6 +176,7 @@ export function openJobService(options: JobServiceOptions): JobService {
       return summary ? withCounts(summary) : undefined;
     },
     labels: views.labels,
+    summary: views.summary,
     audit: (filter) => auditLog.list(filter),
     onEvent: events.onEvent,
     idle,

@@ -27,7 +27,17 @@ export interface JobViews {
   firstJobs(): (jobId: number, n: number) => FirstLabel;
   /** Every label of a job with what it carries. */
   labels(jobId: number): JobLabel[];
+  /**
+   * What is on a job, in short: the first `SUMMARY_VALUES` non-empty values of its first label (a name, a
+   * tracking number), in the template's field order, reprints followed back (#42 item 12).
+   */
+  summary(jobId: number): { label: string; value: string }[];
 }
+
+/** How many values a job's summary shows. */
+export const SUMMARY_VALUES = 2;
+/** Job summaries kept (a job's first label never changes once the job is stored). */
+const SUMMARY_CACHE = 2000;
 
 export function jobViews(store: SqliteJobStore): JobViews {
   const mustJob = (jobId: number): Job => {
@@ -56,8 +66,8 @@ export function jobViews(store: SqliteJobStore): JobViews {
 
   const firstJobs = () => reprintChain(store);
 
-  const labels = (jobId: number): JobLabel[] => {
-    const job = mustJob(jobId);
+  /** Describes label `n` of a job (its row, counters and values); each job's template is parsed once per describer. */
+  const describer = () => {
     const templates = new Map<number, Template | undefined>();
     const templateOf = (source: Job): Template | undefined => {
       if (!templates.has(source.id)) {
@@ -87,6 +97,12 @@ export function jobViews(store: SqliteJobStore): JobViews {
       });
       return { row, counters: values, values: shown };
     };
+    return describe;
+  };
+
+  const labels = (jobId: number): JobLabel[] => {
+    const job = mustJob(jobId);
+    const describe = describer();
     const firstJobOf = firstJobs();
     return store.labels(jobId).map((label) => {
       const original = job.reprintOf ? (job.reprintOf.labels[label.number - 1] ?? null) : null;
@@ -95,5 +111,21 @@ export function jobViews(store: SqliteJobStore): JobViews {
     });
   };
 
-  return { mustJob, detail, withCounts, describeLabel, firstJobs, labels };
+  const summaries = new Map<number, { label: string; value: string }[]>();
+  const summary = (jobId: number): { label: string; value: string }[] => {
+    const kept = summaries.get(jobId);
+    if (kept) return kept;
+    let values: { label: string; value: string }[] = [];
+    if (mustJob(jobId).labelCount > 0) {
+      const first = firstJobs()(jobId, 1);
+      values = describer()(first.job, first.n)
+        .values.slice(0, SUMMARY_VALUES)
+        .map(({ label, value }) => ({ label, value }));
+    }
+    if (summaries.size >= SUMMARY_CACHE) summaries.delete(summaries.keys().next().value!);
+    summaries.set(jobId, values);
+    return values;
+  };
+
+  return { mustJob, detail, withCounts, describeLabel, firstJobs, labels, summary };
 }

@@ -1,6 +1,7 @@
 /**
- * The History screen: jobs with a filter (state, printer, text); a job's labels with their states and
- * possible duplicates marked; reprint the job or the labels ticked.
+ * The History screen: jobs with what is on them (the first values of each, #42 item 12) and a filter (state,
+ * printer, text); a job's labels with their states and possible duplicates marked; reprint the job (after a
+ * yes naming the job and the printer) or the labels ticked.
  */
 import { useEffect, useState } from 'react';
 import { JOB_STATE_NAMES } from '../../../../src/ipc/contract';
@@ -9,9 +10,13 @@ import { ErrorNotice } from '../../components/error-notice';
 import { JobStateChip, LabelStateChip } from '../../components/job-bits';
 import { JobControls } from '../../components/job-controls';
 import { useConnection, useJobs, usePrinters, useStores } from '../../store/stores-context';
+import { Modal } from '../design/design-dialogs';
 import { SiteHistoryCard } from './site-history-card';
 
 const STATES = JOB_STATE_NAMES;
+
+/** A value on one line (an address's lines joined by " / "), as a summary shows it. */
+const oneLine = (value: string) => value.replace(/\s*\n+\s*/g, ' / ');
 
 const when = (iso: string) => {
   const d = new Date(iso);
@@ -79,7 +84,7 @@ export function HistoryScreen() {
             <span className="field-label">Find</span>
             <input
               type="search"
-              placeholder="Template, job number…"
+              placeholder="Name, tracking number, template…"
               value={filter.text}
               onChange={(e) => jobs.getState().setFilter({ text: e.target.value })}
             />
@@ -92,6 +97,7 @@ export function HistoryScreen() {
               <tr>
                 <th scope="col">Job</th>
                 <th scope="col">Created</th>
+                <th scope="col">On it</th>
                 <th scope="col">Template</th>
                 <th scope="col">Printer</th>
                 <th scope="col" className="num">
@@ -116,6 +122,14 @@ export function HistoryScreen() {
                     )}
                   </td>
                   <td>{when(job.createdAt)}</td>
+                  <td className="label-values">
+                    {job.onIt.map((v) => (
+                      <span key={v.label} className="label-value">
+                        <span className="muted small">{v.label}: </span>
+                        {oneLine(v.value)}
+                      </span>
+                    ))}
+                  </td>
                   <td className="mono">{job.template}</td>
                   <td>{job.printerName}</td>
                   <td className="num">{job.labelCount}</td>
@@ -151,8 +165,11 @@ function JobDetail() {
   const allPicked = labels.length > 0 && picked.length === labels.length;
   // Where a reprint goes: the job's own printer (the same bytes) unless another is chosen (drawn for it).
   const [target, setTarget] = useState('');
+  // "Reprint job" asks first: a whole job again is a roll of labels (#42 item 12).
+  const [confirming, setConfirming] = useState(false);
   const labelPrinters = printers.filter((p) => p.language !== 'pdf' && p.id !== job.printerId);
   const reprintOn = target || undefined;
+  const targetName = printers.find((p) => p.id === target)?.name ?? job.printerName;
   return (
     <section className="card" aria-labelledby="job-detail-title">
       <div className="card-head">
@@ -189,7 +206,7 @@ function JobDetail() {
           type="button"
           className="btn btn-primary"
           disabled={reprinting}
-          onClick={() => void jobs.getState().reprint(job.id, undefined, reprintOn)}
+          onClick={() => setConfirming(true)}
         >
           Reprint job
         </button>
@@ -202,6 +219,35 @@ function JobDetail() {
           Reprint selected labels{picked.length ? ` (${picked.length})` : ''}
         </button>
       </div>
+      {confirming && (
+        <Modal
+          title={`Reprint job ${job.id}?`}
+          titleId="reprint-confirm-title"
+          onCancel={() => setConfirming(false)}
+        >
+          <p id="reprint-confirm-text">
+            {job.labelCount} {job.labelCount === 1 ? 'label' : 'labels'} of {job.template}
+            {job.onIt.length ? ` (${job.onIt.map((v) => oneLine(v.value)).join(', ')})` : ''} will print again
+            on {targetName}.
+          </p>
+          <div className="dialog-actions">
+            <button type="button" className="btn btn-secondary" onClick={() => setConfirming(false)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="btn btn-primary"
+              // The yes is not the default: Enter on a dialog opened by mistake does not print a job again.
+              onClick={() => {
+                setConfirming(false);
+                void jobs.getState().reprint(job.id, undefined, reprintOn);
+              }}
+            >
+              Reprint {job.labelCount} {job.labelCount === 1 ? 'label' : 'labels'} on {targetName}
+            </button>
+          </div>
+        </Modal>
+      )}
       <div className="table-scroll">
         <table className="table" aria-label={`Labels of job ${job.id}`}>
           <thead>

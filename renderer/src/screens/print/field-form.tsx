@@ -6,10 +6,12 @@ import { memo, useCallback, useEffect, type KeyboardEvent, type ReactNode } from
 import type { Field } from '../../../../src/model/schema';
 import { assertNever } from '../../../../src/base/assert-never';
 import { enterAction, fieldInputId } from '../../lib/form-keys';
-import { useDocument, useStores, useUi } from '../../store/stores-context';
+import { sameRef } from '../../store/catalog';
+import { useConnection, useDocument, useStores, useUi } from '../../store/stores-context';
 
 export function FieldForm() {
-  const { document, ui } = useStores();
+  const { document, ui, connection } = useStores();
+  const pinned = useConnection((s) => s.settings?.pinnedTemplates);
   const detail = useDocument((s) => s.detail);
   const loading = useDocument((s) => s.loading);
   const values = useDocument((s) => s.values);
@@ -81,15 +83,36 @@ export function FieldForm() {
     );
   }
 
+  const isPinned = pinned?.some((p) => sameRef(p, detail.ref)) ?? false;
+  const title = detail.template.title ?? detail.ref.name;
+  const togglePin = async () => {
+    const error = await connection.getState().togglePin(detail.ref);
+    if (error) ui.getState().notify({ kind: 'error', error });
+  };
   const linked = new Set(selectedElement === null ? [] : (detail.elementFields[selectedElement] ?? []));
   const fieldNames = new Set(fields.map((f) => f.name));
   const otherProblems = problems.filter((p) => !fieldNames.has(p.field));
 
   return (
     <section className="card form-card" aria-labelledby="form-title">
-      <div className="card-head">
-        <h2 id="form-title">{detail.ref.name}</h2>
-        {detail.template.description && <p className="muted small">{detail.template.description}</p>}
+      <div className="card-head form-head">
+        <h2 id="form-title">{title}</h2>
+        <button
+          type="button"
+          className="btn btn-ghost btn-small"
+          aria-pressed={isPinned}
+          title={
+            isPinned ? 'Unpin: back to its place in the list' : 'Keep this template at the top of the list'
+          }
+          onClick={() => void togglePin()}
+        >
+          Pin to top
+        </button>
+        {detail.template.description && (
+          <p className="muted small form-description" title={detail.template.description}>
+            {detail.template.description}
+          </p>
+        )}
       </div>
       {fields.length === 0 && <p className="muted">This template has no fields: it prints as it is.</p>}
       <form className="fields" onSubmit={(e) => e.preventDefault()} noValidate>

@@ -2,6 +2,7 @@
 import { useEffect, useRef } from 'react';
 import type { OutputFormat } from '../../../../src/ipc/contract';
 import { StatusPill } from '../../components/status-pill';
+import { blockedSentence, type Blocked } from '../../store/document';
 import { useDocument, usePrinters, useStores, useUi } from '../../store/stores-context';
 
 const EXPORTS: { format: OutputFormat; label: string }[] = [
@@ -19,6 +20,8 @@ export function OutputPanel() {
   const confirmingCuts = useDocument((s) => s.confirmingCuts);
   const printer = useDocument((s) => s.printer);
   const busy = useDocument((s) => s.busy);
+  const blocked = useDocument((s) => s.blocked);
+  const printBlocked = blocked && (blocked.action === 'print' || blocked.action === 'system-print');
   const ready = useDocument((s) => s.detail !== null);
   const printers = usePrinters((s) => s.printers);
   const sitePrinters = usePrinters((s) => s.sitePrinters);
@@ -120,10 +123,15 @@ export function OutputPanel() {
           aria-disabled={busy !== null || undefined}
           onClick={() => void document.getState().print()}
           aria-keyshortcuts="Control+P"
+          aria-describedby={printBlocked ? 'output-blocked' : undefined}
         >
           {busy === 'print' ? 'Sending…' : 'Print'}
+          <span className="btn-shortcut" aria-hidden="true">
+            Ctrl+P
+          </span>
         </button>
       </div>
+      {printBlocked && <BlockedNotice blocked={blocked} />}
       {copiesProblem && (
         <p className="field-problem" id="copies-problem">
           {copiesProblem}
@@ -205,9 +213,6 @@ export function OutputPanel() {
           </div>
         </div>
       )}
-      <p className="shortcut-hint muted small" aria-hidden="true">
-        Ctrl+P
-      </p>
       <div className="export-row">
         {EXPORTS.map((e) => (
           <button
@@ -215,6 +220,7 @@ export function OutputPanel() {
             type="button"
             className="btn btn-secondary btn-small"
             disabled={!ready || busy !== null}
+            aria-describedby={blocked?.action === e.format ? 'output-blocked' : undefined}
             onClick={() => void document.getState().exportAs(e.format)}
           >
             {busy === e.format ? 'Saving…' : e.label}
@@ -229,6 +235,24 @@ export function OutputPanel() {
           System print dialog…
         </button>
       </div>
+      {blocked && !printBlocked && <BlockedNotice blocked={blocked} />}
     </section>
+  );
+}
+
+/** Which field stopped the print or save, next to its button; the cursor is already in that field. */
+function BlockedNotice({ blocked }: { blocked: Blocked }) {
+  const { ui } = useStores();
+  return (
+    <p className="field-problem output-blocked" id="output-blocked" role="alert">
+      {blockedSentence(blocked)}{' '}
+      <button
+        type="button"
+        className="btn btn-link btn-small"
+        onClick={() => ui.getState().focusField(blocked.field)}
+      >
+        Go to the field
+      </button>
+    </p>
   );
 }

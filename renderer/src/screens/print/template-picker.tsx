@@ -1,5 +1,5 @@
 /**
- * The template picker: a searchable list (recent first) labelled "Template", each entry with its source
+ * The template picker: a searchable list (pinned, then recent first) labelled "Template", each entry with its source
  * badge and size; import a template file; capture a hosted template by name.
  */
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
@@ -29,12 +29,16 @@ export function TemplatePicker() {
   const error = useCatalog((s) => s.error);
   const busy = useCatalog((s) => s.busy);
   const recent = useConnection((s) => s.settings?.recentTemplates);
+  const pinned = useConnection((s) => s.settings?.pinnedTemplates);
   const selected = useDocument((s) => s.ref);
   const [capturing, setCapturing] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const list = useRef<HTMLUListElement>(null);
 
-  const visible = useMemo(() => visibleTemplates(templates, query, recent), [templates, query, recent]);
+  const visible = useMemo(
+    () => visibleTemplates(templates, query, recent, pinned),
+    [templates, query, recent, pinned],
+  );
 
   /** Loads the template with the cursor on its first field (typing starts there). */
   const choose = (ref: TemplateRef) => void document.getState().selectTemplate(ref, { focus: true });
@@ -122,7 +126,13 @@ export function TemplatePicker() {
                 {t.ref.name}
               </div>
               <div className="picker-desc" id={`${id}-desc`}>
-                {t.recent && <span className="recent-tag">Recent · </span>}
+                {pinned?.some((p) => sameRef(p, t.ref)) ? (
+                  <span className="recent-tag">Pinned · </span>
+                ) : (
+                  (t.recent || recent?.some((r) => sameRef(r, t.ref))) && (
+                    <span className="recent-tag">Recent · </span>
+                  )
+                )}
                 {t.size} · {t.fieldCount} {t.fieldCount === 1 ? 'field' : 'fields'}
                 {t.description ? ` · ${t.description}` : ''}
               </div>

@@ -42,25 +42,19 @@ export function HostedCard({ highlight }: { highlight: boolean }) {
     ...(secret && storageProblem && sessionOnly ? { secretForSessionOnly: true } : {}),
   });
 
-  /** The form differs from what is saved (a typed secret always counts: it is never shown back). */
-  const unsaved =
-    !settings ||
-    (baseUrl.trim() || null) !== settings.apiBaseUrl ||
-    (apiKey.trim() || null) !== settings.apiKey ||
-    mode !== settings.mode ||
-    secret !== '';
-
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (await connection.getState().save(patch())) setSecret('');
   };
 
-  // "Test connection" tests what is typed: unsaved changes are saved first, as Save would.
-  const test = async () => {
-    const sent = unsaved ? patch() : undefined;
-    await connection.getState().test(sent);
-    if (sent?.apiSecret && !connection.getState().error) setSecret('');
-  };
+  // "Test connection" tests what is typed, without saving it (#42 item 8): Save keeps it. The secret typed stays
+  // in the form (a test that passes is then saved with it).
+  const test = () =>
+    connection.getState().testTyped({
+      apiBaseUrl: baseUrl.trim() || null,
+      apiKey: apiKey.trim() || null,
+      ...(secret ? { apiSecret: secret } : {}),
+    });
 
   const described = describeConnection(status);
   const siteInUse = status?.backend === 'site';
