@@ -10,6 +10,7 @@ import { assertNever } from '../base/assert-never';
 import { BarcodeValueError } from '../model/barcode/errors';
 import { prepareValue } from '../model/barcode/values';
 import { parseRefs, substitute, type Segment } from '../model/refs';
+import { patternInWords } from './pattern-words';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -64,7 +65,10 @@ export function checkFieldValue(field: Field, value: string | undefined): string
       return assertNever(field.type, 'field type');
   }
   if (field.pattern !== undefined && !anchored(field.pattern).test(value)) {
-    return `${field.label} does not have the expected form (pattern ${field.pattern})`;
+    const words = patternInWords(field.pattern);
+    return words
+      ? `${field.label} must be ${words}, got "${value}"`
+      : `${field.label} does not have the expected form (pattern ${field.pattern}), got "${value}"`;
   }
   return undefined;
 }
