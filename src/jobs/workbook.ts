@@ -2,8 +2,8 @@
  * Batches from workbooks (pure): an `.xlsx` or `.ods` file's first sheet (or a chosen one) becomes the same table
  * a CSV file does — its first row with a value names the columns, each later row with a value is a record, and
  * each cell is the text the spreadsheet shows (a date formatted dd/mm/yyyy arrives as 23/11/2026, a number
- * formatted 0000000 as 0012345, text keeps its leading zeros). A whole number in the General format is its
- * digits (what the formula bar shows), not Excel's 5.90123E+12.
+ * formatted 0000000 as 0012345, text keeps its leading zeros). A whole number the General format would show
+ * as 5.90123E+12 is its digits (what the formula bar shows): an EAN typed as a number prints as the EAN.
  *
  * Budgets come first (WORKBOOK_LIMITS): the file's size, the zip's files and what they inflate to — measured by
  * inflating each one here with a running count, so a small file that inflates hugely is refused after at most
@@ -177,8 +177,16 @@ const isGeneral = (format: unknown): boolean => format === undefined || format =
 function cellText(cell: XLSX.CellObject | undefined): { text: string; error?: string } {
   if (!cell || cell.t === 'z') return { text: '' };
   if (cell.t === 'e') return { text: '', error: `shows the error ${cell.w ?? '#ERROR'}` };
-  // A whole number in General: its digits (an EAN typed as a number), as the formula bar shows it.
-  if (cell.t === 'n' && isGeneral(cell.z) && Number.isSafeInteger(cell.v)) return { text: String(cell.v) };
+  // A whole number General would show as 5.90123E+12 (an EAN typed as a number): its digits, as the formula
+  // bar shows them.
+  if (
+    cell.t === 'n' &&
+    isGeneral(cell.z) &&
+    Number.isSafeInteger(cell.v) &&
+    (cell.w === undefined || /E[+-]?\d+$/i.test(cell.w))
+  ) {
+    return { text: String(cell.v) };
+  }
   if (cell.w !== undefined) return { text: cell.w };
   return { text: cell.v === undefined || cell.v === null ? '' : String(cell.v as string | number) };
 }
