@@ -162,7 +162,7 @@ describe('readWorkbook', () => {
       /^half\.xlsx: the workbook is damaged \(/,
     );
     const scrambled = good.slice();
-    for (let i = 200; i < scrambled.length - 200; i += 7) scrambled[i] ^= 0x5a;
+    for (let i = 200; i < scrambled.length - 200; i += 7) scrambled[i] = (scrambled[i] ?? 0) ^ 0x5a;
     expect(refusal(() => readWorkbook(scrambled, 'scrambled.xlsx'))).toMatch(
       /^scrambled\.xlsx: the workbook /,
     );
