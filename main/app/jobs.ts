@@ -5,7 +5,8 @@
  * view of the printer answers the status poll (no second connection competing for the printer).
  */
 import { createHash } from 'node:crypto';
-import { BatchError, type BatchPlan } from '../../src/jobs/batch';
+import { BatchError, type BatchPlan, type CsvTable } from '../../src/jobs/batch';
+import { readWorkbook, type SheetTable } from '../../src/jobs/workbook';
 import type { JobServiceEvent } from '../../src/jobs/events';
 import type { Markup, Template } from '../../src/model/schema';
 import type {
@@ -66,8 +67,19 @@ export interface AppJobs {
 
 /** One batch: its file's content, its template and its printer. */
 function batchKey(input: BatchInput, printer: PrinterView): string {
-  const csv = createHash('sha256').update(input.csv).digest('hex');
+  const csv = createHash('sha256')
+    .update(input.csv ?? `${input.workbook?.sheet ?? ''}\n${input.workbook?.base64 ?? ''}`)
+    .digest('hex');
   return `${csv} ${input.ref.source}/${input.ref.name} ${printer.id}`;
+}
+
+/** "No column feeds EAN-13 (required): choose its column." — one sentence for the mapping, not one per record. */
+export function missingRequiredSentence(p: BatchPlan, template: Template): string {
+  const labels = p.mapping.missingRequired.map(
+    (name) => template.fields.find((f) => f.name === name)?.label ?? name,
+  );
+  const one = labels.length === 1;
+  return `No column feeds ${labels.join(', ')} (required): choose ${one ? 'its column' : 'their columns'} before printing.`;
 }
 
 /** A document to an OS queue (its driver renders it); the spooler reports and retries from there. */
@@ -186,33 +198,58 @@ export function createAppJobs(deps: {
     deps.emit({ kind: 'job', job: view(job), etaSeconds, message });
   });
 
+  /** The file as a table: CSV text, or a workbook's sheet read within its budgets (src/jobs/workbook.ts). */
+  const tableOf = (input: BatchInput): string | SheetTable => {
+    if (input.workbook === undefined) return input.csv ?? '';
+    const { name, base64, sheet } = input.workbook;
+    return readWorkbook(Buffer.from(base64, 'base64'), name, sheet);
+  };
+
   const plan = async (
     input: BatchInput,
-  ): Promise<{ plan: BatchPlan; template: Template; baseDir?: string }> => {
+  ): Promise<{ plan: BatchPlan; template: Template; baseDir?: string; table: string | CsvTable }> => {
     const { template, baseDir } = await deps.rendering.entry(input.ref);
     try {
-      const result = service.planBatch(input.csv, template, {
+      const table = tableOf(input);
+      const result = service.planBatch(table, template, {
         ...(input.mapping ? { map: input.mapping } : {}),
         ...(input.copiesColumn ? { copiesColumn: input.copiesColumn } : {}),
       });
-      return { plan: result, template, ...(baseDir ? { baseDir } : {}) };
+      return { plan: result, template, table, ...(baseDir ? { baseDir } : {}) };
     } catch (e) {
       if (e instanceof BatchError) throw new IpcError('invalid', e.message);
       throw e;
     }
   };
 
-  const planView = (p: BatchPlan, columns: string[], template: Template): BatchPlanView => {
+  const planView = (p: BatchPlan, table: string | CsvTable, template: Template): BatchPlanView => {
     const mapping: Record<string, string> = {};
     for (const [field, column] of Object.entries(p.mapping.fields)) mapping[column] = field;
+    const byName = new Map(template.fields.map((f) => [f.name, f]));
+    const missing = new Set(p.mapping.missingRequired);
+    const sheet = typeof table === 'string' ? null : ((table as Partial<SheetTable>).sheet ?? null);
     return {
-      columns,
+      // The file's own order: choosing a field for a column moves nothing.
+      columns: p.columns,
       mapping,
       copiesColumn: p.mapping.copiesColumn,
       fields: template.fields
         .filter((f) => f.type !== 'counter')
         .map((f) => ({ name: f.name, label: f.label })),
-      unmappedFields: p.mapping.unmappedFields,
+      unmappedFields: p.mapping.unmappedFields
+        .filter((name) => !missing.has(name))
+        .map((name) => ({
+          name,
+          label: byName.get(name)?.label ?? name,
+          placeholder: byName.get(name)?.placeholder ?? '',
+        })),
+      missingRequired: p.mapping.missingRequired.map((name) => ({
+        name,
+        label: byName.get(name)?.label ?? name,
+      })),
+      sheets: sheet === null ? null : ((table as SheetTable).sheets ?? [sheet]),
+      sheet,
+      lineWord: p.lineWord,
       rows: p.totalRows,
       validRows: p.rows.length,
       labels: p.labelCount,
@@ -220,18 +257,11 @@ export function createAppJobs(deps: {
         record: x.record,
         line: x.line,
         field: x.label ?? '(whole record)',
+        value: x.value,
         problem: x.problem,
       })),
     };
   };
-
-  const columnsOf = (p: BatchPlan): string[] => [
-    ...new Set([
-      ...Object.values(p.mapping.fields),
-      ...(p.mapping.copiesColumn ? [p.mapping.copiesColumn] : []),
-      ...p.mapping.unusedColumns,
-    ]),
-  ];
 
   /** Batches whose job is being created now, by `batchKey`. */
   const startingBatches = new Set<string>();
@@ -253,6 +283,9 @@ export function createAppJobs(deps: {
     const { plan: p, template, baseDir } = await plan(input);
     // A batch numbers its counters in the local job queue: not while the site server hands them out.
     await deps.refuseLocalCounters(template, 'batch');
+    if (p.mapping.missingRequired.length) {
+      throw new IpcError('invalid', missingRequiredSentence(p, template));
+    }
     if (p.problems.length && !skipInvalid) {
       throw new IpcError(
         'invalid',
@@ -326,8 +359,8 @@ export function createAppJobs(deps: {
       }
     },
     async planBatch(input) {
-      const { plan: p, template } = await plan(input);
-      return planView(p, columnsOf(p), template);
+      const { plan: p, template, table } = await plan(input);
+      return planView(p, table, template);
     },
     async startBatch(input, printer, skipInvalid) {
       // The same file, template and printer while its job is being created: a second click, not a second batch.

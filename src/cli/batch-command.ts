@@ -1,21 +1,28 @@
 /**
- * `labeldesk batch --csv FILE --template T --printer URI`: one label per CSV row (times its copies column), as a
+ * `labeldesk batch --file FILE --template T --printer URI`: one label per row of a CSV file or a workbook's sheet
+ * (.xlsx, .ods; `--sheet`) (times its copies column), as a
  * print job that survives faults (`labeldesk jobs`). Every row is checked against the template's field rules
  * first; when any row is bad, the report names each (row, field, problem) and nothing prints unless
  * `--skip-invalid` says to print the good rows. Progress shows count and ETA; Ctrl+C pauses the job.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
-import { formatRowProblems, planBatch, type BatchPlan } from '../jobs/batch';
+import { formatRowProblems, planBatch, type BatchPlan, type CsvTable } from '../jobs/batch';
+import { isWorkbookBytes, readWorkbook } from '../jobs/workbook';
+import { formatMegabytes, looksLikeWorkbookName, WORKBOOK_LIMITS } from '../jobs/workbook-limits';
 import { formatLabelList } from '../jobs/model';
 import { dpiOption, printerOption } from './printer-args';
 import { CliError, UsageError, type CliIo } from './io';
 import { loadTemplateEntry, parseOptions, templateOptions } from './template-commands';
 import { asCliError, printAndReport, withJobService } from './job-run';
 
-export const BATCH_HELP = `Usage: labeldesk batch --csv FILE --template NAME|FILE --printer URI [options]
+export const BATCH_HELP = `Usage: labeldesk batch --file FILE --template NAME|FILE --printer URI [options]
 
-  --csv FILE|-           the CSV file (header row first; , ; tab or | delimited; UTF-8, BOM allowed)
+  --file FILE|-          the records: a CSV file (header row first; , ; tab or | delimited; UTF-8, BOM allowed)
+                         or a workbook (.xlsx, .ods: the first row with values names the columns; each cell
+                         as the spreadsheet shows it); - reads CSV from standard input
+  --csv FILE|-           the same as --file
+  --sheet NAME|N         the workbook's sheet by name or number (default: the first)
   --map COLUMN=FIELD     read FIELD from COLUMN (repeatable); other columns match fields by name or label
   --copies-column NAME   the column with copies per row (default: a column named "copies", if any)
   --skip-invalid         print the valid records and list the skipped ones (default: print nothing if any is bad)
@@ -43,15 +50,39 @@ function mapOption(raw: readonly string[] | undefined): Record<string, string> {
   return map;
 }
 
-async function readCsv(path: string, io: CliIo): Promise<string> {
-  if (path === '-') return io.readStdin();
+/** The records: CSV text, or a workbook's sheet (by content: a zip or OLE file is a workbook). */
+async function readRecords(
+  path: string,
+  option: string,
+  sheet: string | undefined,
+  io: CliIo,
+): Promise<string | CsvTable> {
+  if (path === '-') {
+    if (sheet !== undefined) throw new UsageError('--sheet: standard input is read as CSV');
+    return io.readStdin();
+  }
+  const full = isAbsolute(path) ? path : resolvePath(io.cwd, path);
+  let bytes: Buffer;
   try {
-    return await readFile(isAbsolute(path) ? path : resolvePath(io.cwd, path), 'utf8');
+    // The budget before the work: a workbook's size is checked before it is read.
+    const { size } = await stat(full);
+    if (looksLikeWorkbookName(path) && size > WORKBOOK_LIMITS.maxBytes) {
+      throw new CliError(
+        `${option} ${path} is ${formatMegabytes(size)}; a workbook for a batch is at most ${formatMegabytes(WORKBOOK_LIMITS.maxBytes)}`,
+      );
+    }
+    bytes = await readFile(full);
   } catch (e) {
+    if (e instanceof CliError) throw e;
     throw new CliError(
-      `--csv ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
+      `${option} ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`,
     );
   }
+  if (isWorkbookBytes(bytes) || looksLikeWorkbookName(path)) {
+    return readWorkbook(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), path, sheet);
+  }
+  if (sheet !== undefined) throw new UsageError(`--sheet: ${path} is a CSV file, not a workbook`);
+  return bytes.toString('utf8');
 }
 
 function reportMapping(plan: BatchPlan, io: CliIo): void {
@@ -62,6 +93,7 @@ function reportMapping(plan: BatchPlan, io: CliIo): void {
     );
   }
   for (const field of mapping.unmappedFields) {
+    if (mapping.missingRequired.includes(field)) continue; // refused once, below
     io.stderr(`warning: no column for field "${field}"; it prints its placeholder (use --map)\n`);
   }
 }
@@ -70,6 +102,8 @@ export async function batchCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parseOptions(args, {
     ...templateOptions,
     csv: { type: 'string' },
+    file: { type: 'string' },
+    sheet: { type: 'string' },
     printer: { type: 'string' },
     map: { type: 'string', multiple: true },
     'copies-column': { type: 'string' },
@@ -84,22 +118,35 @@ export async function batchCommand(args: string[], io: CliIo): Promise<number> {
     io.stdout(BATCH_HELP);
     return 0;
   }
-  if (!values.csv) throw new UsageError('--csv FILE is required');
+  if (values.csv !== undefined && values.file !== undefined) {
+    throw new UsageError('--file and --csv are the same option: give one');
+  }
+  const source = values.file ?? values.csv;
+  const option = values.file !== undefined ? '--file' : '--csv';
+  if (!source) throw new UsageError('--file FILE is required (a CSV file or an .xlsx/.ods workbook)');
   const printer = printerOption(values.printer).text;
   const dpi = dpiOption(values.dpi);
   const map = mapOption(values.map);
   const { template, baseDir } = await loadTemplateEntry(values, io);
-  const text = await readCsv(values.csv, io);
-
   try {
-    const plan = planBatch(text, template, {
+    const records = await readRecords(source, option, values.sheet, io);
+    const plan = planBatch(records, template, {
       map,
       ...(values['copies-column'] !== undefined ? { copiesColumn: values['copies-column'] } : {}),
     });
     reportMapping(plan, io);
+    const missing = plan.mapping.missingRequired;
+    if (missing.length) {
+      const names = missing.map((f) => `"${f}"`).join(', ');
+      throw new CliError(
+        `no column feeds the required field${missing.length === 1 ? '' : 's'} ${names}; name ${missing.length === 1 ? 'its column' : 'their columns'} with --map COLUMN=${missing[0]} (nothing was printed)`,
+      );
+    }
     if (plan.problems.length) {
       const bad = plan.badRecords.length;
-      io.stdout(`${bad} of ${plan.totalRows} records have problems:\n${formatRowProblems(plan.problems)}\n`);
+      io.stdout(
+        `${bad} of ${plan.totalRows} records have problems:\n${formatRowProblems(plan.problems, plan.lineWord)}\n`,
+      );
       if (!values['skip-invalid']) {
         io.stderr(
           `labeldesk: nothing was printed. Fix the records, or use --skip-invalid to print the ${plan.rows.length} valid records.\n`,

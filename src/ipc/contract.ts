@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Template, TemplateInput } from '../model/schema';
 import { TEMPLATE_ORIGINS, type TemplateOrigin } from '../model/store';
 import { JOB_STATES, type LabelState } from '../jobs/model';
+import { formatMegabytes, WORKBOOK_LIMITS } from '../jobs/workbook-limits';
 import type { FieldProblem, WirePreviewScene } from './wire-scene';
 import type { PrinterState } from '../printers/status';
 
@@ -122,15 +123,35 @@ export const PrinterInputSchema = z.strictObject({
 });
 export type PrinterInput = z.infer<typeof PrinterInputSchema>;
 
-export const BatchInputSchema = z.strictObject({
+/** A workbook's bytes in base64: its size budget, checked before anything decodes it. */
+const WORKBOOK_BASE64_MAX = Math.ceil(WORKBOOK_LIMITS.maxBytes / 3) * 4;
+
+const BatchFields = z.strictObject({
   ref: TemplateRefSchema,
   /** The CSV file's text (the renderer reads the file the user picked). */
-  csv: z.string().max(50_000_000),
-  /** CSV column → template field, for columns whose names differ. */
+  csv: z.string().max(50_000_000).optional(),
+  /** Or a workbook (.xlsx, .ods): its name, its bytes in base64, and the sheet (default: the first). */
+  workbook: z
+    .strictObject({
+      name: z.string().min(1).max(500),
+      base64: z
+        .string()
+        .max(WORKBOOK_BASE64_MAX, {
+          message: `a workbook for a batch is at most ${formatMegabytes(WORKBOOK_LIMITS.maxBytes)}`,
+        })
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, { message: 'expected base64' }),
+      sheet: z.string().max(200).optional(),
+    })
+    .optional(),
+  /** Column → template field, for columns whose names differ ("" = the column feeds nothing). */
   mapping: z.record(z.string().max(200), z.string().max(200)).optional(),
   /** A column holding copies per row. */
   copiesColumn: z.string().max(200).optional(),
 });
+const oneSource = (b: { csv?: string | undefined; workbook?: unknown }) =>
+  (b.csv === undefined) !== (b.workbook === undefined);
+const ONE_SOURCE = { message: 'send either csv or workbook', path: ['csv'] };
+export const BatchInputSchema = BatchFields.refine(oneSource, ONE_SOURCE);
 export type BatchInput = z.infer<typeof BatchInputSchema>;
 
 export const JOB_STATE_NAMES = JOB_STATES;
@@ -340,6 +361,8 @@ export interface BatchProblemView {
   line: number;
   /** The field's label (or the column's name, or "(whole record)"). */
   field: string;
+  /** The value as read from the file; null for a problem of the whole record. */
+  value: string | null;
   problem: string;
 }
 
@@ -351,8 +374,15 @@ export interface BatchPlanView {
   copiesColumn: string | null;
   /** The template's fields a column can feed (counters excluded), for the mapping step. */
   fields: { name: string; label: string }[];
-  /** Template fields no column feeds (they print their placeholder). */
-  unmappedFields: string[];
+  /** Optional template fields no column feeds: what each prints instead (its placeholder, or nothing). */
+  unmappedFields: { name: string; label: string; placeholder: string }[];
+  /** Required fields no column feeds: nothing prints until a column is chosen for each. */
+  missingRequired: { name: string; label: string }[];
+  /** A workbook's sheets and the one read; null for CSV. */
+  sheets: string[] | null;
+  sheet: string | null;
+  /** What a problem's `line` counts: the CSV file's lines, or the sheet's rows. */
+  lineWord: 'line' | 'row';
   rows: number;
   validRows: number;
   labels: number;
@@ -567,7 +597,7 @@ export const CHANNELS = {
 
   'batch.plan': channel<BatchPlanView>()(BatchInputSchema),
   'batch.start': channel<{ job: JobView; skipped: number[] }>()(
-    BatchInputSchema.extend({ printer: printerId, skipInvalid: z.boolean() }),
+    BatchFields.extend({ printer: printerId, skipInvalid: z.boolean() }).refine(oneSource, ONE_SOURCE),
   ),
 
   'jobs.list': channel<JobView[]>()(JobFilterSchema),

@@ -43,6 +43,8 @@ export interface CsvTable {
   headers: string[];
   rows: CsvRow[];
   delimiter: string;
+  /** What `CsvRow.line` counts: a text file's lines, or a sheet's rows (src/jobs/workbook.ts). */
+  lineWord?: 'line' | 'row';
 }
 
 /** Parses CSV text (see the module comment). Throws BatchError for an empty file or one without data rows. */
@@ -85,7 +87,7 @@ export function parseCsv(text: string): CsvTable {
 export const normaliseName = (name: string): string => name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
 
 export interface BatchOptions {
-  /** CSV column → field name; overrides the automatic match. */
+  /** CSV column → field name; overrides the automatic match. An empty field name: the column feeds nothing. */
   map?: Readonly<Record<string, string>>;
   /** The column with copies per row; default: a column named `copies` when there is one. */
   copiesColumn?: string;
@@ -100,6 +102,11 @@ export interface ColumnMapping {
   unusedColumns: string[];
   /** Fields (not counters) no column feeds: they print their placeholder, or fail `required`. */
   unmappedFields: string[];
+  /**
+   * Required fields among them: no record can print until a column feeds them — one problem of the mapping,
+   * not one per record.
+   */
+  missingRequired: string[];
 }
 
 /** Matches CSV columns to template fields. Throws BatchError when an explicit mapping names nothing. */
@@ -124,6 +131,10 @@ export function mapColumns(
   for (const [column, fieldName] of Object.entries(options.map ?? {})) {
     if (!headers.includes(column))
       throw new BatchError(`mapping ${column}=${fieldName}: no column "${column}"`);
+    if (fieldName === '') {
+      used.add(column); // the user said: this column feeds nothing
+      continue;
+    }
     const field = byName.get(fieldName);
     if (!field)
       throw new BatchError(`mapping ${column}=${fieldName}: the template has no field "${fieldName}"`);
@@ -153,11 +164,14 @@ export function mapColumns(
     copiesColumn = headers.find((h) => !used.has(h) && normaliseName(h) === 'copies') ?? null;
   }
   if (copiesColumn !== null) used.add(copiesColumn);
+  const fed = new Set([...Object.values(fields), ...(copiesColumn !== null ? [copiesColumn] : [])]);
+  const unmapped = fillable.filter((f) => fields[f.name] === undefined);
   const mapping: ColumnMapping = {
     fields,
     copiesColumn,
-    unusedColumns: headers.filter((h) => h !== '' && !used.has(h)),
-    unmappedFields: fillable.filter((f) => fields[f.name] === undefined).map((f) => f.name),
+    unusedColumns: headers.filter((h) => h !== '' && !fed.has(h)),
+    unmappedFields: unmapped.map((f) => f.name),
+    missingRequired: unmapped.filter((f) => f.required).map((f) => f.name),
   };
   return mapping;
 }
@@ -171,6 +185,8 @@ export interface RowProblem {
   field: string | null;
   /** What people call it: the field's label, the column's name; null with `field`. */
   label: string | null;
+  /** The value as read from the file (a field's or the copies cell), or null for the record as a whole. */
+  value: string | null;
   problem: string;
 }
 
@@ -196,6 +212,10 @@ export interface BatchPlan {
   labelCount: number;
   /** Rows in the file (good and bad). */
   totalRows: number;
+  /** The file's columns, in its order. */
+  columns: string[];
+  /** What a problem's `line` counts: the file's lines (CSV) or the sheet's rows (a workbook). */
+  lineWord: 'line' | 'row';
 }
 
 /** Copies in a copies cell: a whole number from 1 to the resolve limit. */
@@ -209,11 +229,16 @@ function parseCopies(raw: string): number | string {
 }
 
 /**
- * Parses, maps and checks a CSV batch for `template`. Throws BatchError when the file cannot be a batch at all;
- * bad rows are reported in `problems`, never thrown.
+ * Parses, maps and checks a batch for `template`: CSV text, or a table already read (a workbook's sheet).
+ * Throws BatchError when the file cannot be a batch at all; bad rows are reported in `problems`, never thrown.
+ * A required field no column feeds is `mapping.missingRequired`, not a problem of every record.
  */
-export function planBatch(csvText: string, template: Template, options: BatchOptions = {}): BatchPlan {
-  const table = parseCsv(csvText);
+export function planBatch(
+  input: string | CsvTable,
+  template: Template,
+  options: BatchOptions = {},
+): BatchPlan {
+  const table = typeof input === 'string' ? parseCsv(input) : input;
   const mapping = mapColumns(table.headers, template, options);
   const columnIndex = new Map<string, number>();
   table.headers.forEach((h, i) => {
@@ -223,15 +248,19 @@ export function planBatch(csvText: string, template: Template, options: BatchOpt
   const problems: RowProblem[] = [];
   const badRecords: number[] = [];
   const labels = new Map(template.fields.map((f) => [f.name, f.label]));
+  const missing = new Set(mapping.missingRequired);
 
   for (const record of table.rows) {
     const rowProblems: RowProblem[] = [];
-    const report = (field: string | null, problem: string): void => {
+    const data: Record<string, string> = {};
+    const report = (field: string | null, problem: string, value?: string): void => {
+      if (field !== null && missing.has(field)) return; // said once, at the mapping
       rowProblems.push({
         record: record.record,
         line: record.line,
         field,
         label: field === null ? null : (labels.get(field) ?? field),
+        value: field === null ? null : (value ?? data[field] ?? ''),
         problem,
       });
     };
@@ -239,7 +268,6 @@ export function planBatch(csvText: string, template: Template, options: BatchOpt
     if (record.values.length !== table.headers.length) {
       report(null, `has ${record.values.length} values; the header has ${table.headers.length} columns`);
     }
-    const data: Record<string, string> = {};
     for (const [field, column] of Object.entries(mapping.fields)) {
       const value = record.values[columnIndex.get(column) ?? -1];
       if (value !== undefined) data[field] = value;
@@ -253,8 +281,9 @@ export function planBatch(csvText: string, template: Template, options: BatchOpt
     }
     let copies = 1;
     if (mapping.copiesColumn !== null) {
-      const parsed = parseCopies(record.values[columnIndex.get(mapping.copiesColumn) ?? -1] ?? '');
-      if (typeof parsed === 'string') report(mapping.copiesColumn, parsed);
+      const cell = record.values[columnIndex.get(mapping.copiesColumn) ?? -1] ?? '';
+      const parsed = parseCopies(cell);
+      if (typeof parsed === 'string') report(mapping.copiesColumn, parsed, cell);
       else copies = parsed;
     }
     if (rowProblems.length) {
@@ -272,6 +301,8 @@ export function planBatch(csvText: string, template: Template, options: BatchOpt
     badRecords,
     labelCount: rows.reduce((n, r) => n + r.copies, 0),
     totalRows: table.rows.length,
+    columns: [...new Set(table.headers.filter((h) => h !== ''))],
+    lineWord: table.lineWord ?? 'line',
   };
 }
 
@@ -280,12 +311,15 @@ export function planBatch(csvText: string, template: Template, options: BatchOpt
  * — the record as people count them, the line for a text editor, the field by its label (once: a problem
  * that already starts with it, as a barcode value's does for the form, does not repeat it).
  */
-export function formatRowProblems(problems: readonly RowProblem[]): string {
+export function formatRowProblems(
+  problems: readonly RowProblem[],
+  lineWord: 'line' | 'row' = 'line',
+): string {
   return problems
     .map((p) => {
       const problem =
         p.label && p.problem.startsWith(`${p.label}: `) ? p.problem.slice(p.label.length + 2) : p.problem;
-      return `record ${p.record} (line ${p.line})${p.label ? `, ${p.label}` : ''}: ${problem}`;
+      return `record ${p.record} (${lineWord} ${p.line})${p.label ? `, ${p.label}` : ''}: ${problem}`;
     })
     .join('\n');
 }

@@ -8,6 +8,7 @@ import type { Field, Template } from '../model/schema';
 import type { ApiData } from './resolve';
 import { assertNever } from '../base/assert-never';
 import { barcodeFieldProblems } from '../model/barcode-fields';
+import { patternInWords } from './pattern-words';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -62,7 +63,10 @@ export function checkFieldValue(field: Field, value: string | undefined): string
       return assertNever(field.type, 'field type');
   }
   if (field.pattern !== undefined && !anchored(field.pattern).test(value)) {
-    return `${field.label} does not have the expected form (pattern ${field.pattern})`;
+    const words = patternInWords(field.pattern);
+    return words
+      ? `${field.label} must be ${words}, got "${value}"`
+      : `${field.label} does not have the expected form (pattern ${field.pattern}), got "${value}"`;
   }
   return undefined;
 }

@@ -54,8 +54,8 @@ describe('labeldesk batch', () => {
       [
         '5 of 100 records have problems:',
         'record 3 (line 4), Product name: Product name is required',
-        'record 30 (line 31), EAN-13: EAN-13 does not have the expected form (pattern \\d{12,13})',
-        'record 31 (line 32), EAN-13: EAN-13 does not have the expected form (pattern \\d{12,13})',
+        'record 30 (line 31), EAN-13: EAN-13 must be 12 or 13 digits, got "5901234"',
+        'record 31 (line 32), EAN-13: EAN-13 must be 12 or 13 digits, got "59012341234X"',
         'record 64 (line 65), Product name: Product name is 70 characters long; the maximum is 60',
         'record 100 (line 101), EAN-13: EAN-13 is required',
         '',

@@ -130,14 +130,16 @@ test('warehouse: a CSV batch reports its bad row, prints the valid ones after th
   const report = page.getByRole('table', { name: 'Problems by record' });
   // Record 7 starts on line 14 of the file: the header is line 1 and each address holds a newline.
   await expect(report.getByRole('row').nth(1)).toContainText(
-    /7\s*14\s*Tracking number\s*Tracking number is required/,
+    /7\s*14\s*Tracking number\s*\(empty\)\s*Tracking number is required/,
   );
   await expect(report).toContainText(/tracking/i);
   await screenshot(page, '03-batch-report');
   expect(app.zebra.jobs.length).toBe(0); // nothing prints before the user chooses
 
-  await page.getByText(/Skip the 1 record/).click();
   await page.getByRole('button', { name: 'Print valid rows (skip 1)' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Skip 1 record?' });
+  await expect(confirm).toContainText('skip record 7?');
+  await confirm.getByRole('button', { name: 'Print 6 labels, skip 1' }).click();
   await expect(page.getByTestId('batch-progress')).toBeVisible();
   await expect.poll(() => app.zebra.jobs.length, { timeout: 40_000 }).toBe(6);
   await expect(page.getByTestId('batch-progress')).toHaveAttribute('data-state', 'done');

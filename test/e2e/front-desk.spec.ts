@@ -173,7 +173,8 @@ test('batch: a double click starts one job, the button shows it, Stop asks; the 
     await page.getByLabel('CSV file').setInputFiles(ordersCsv(4));
     const start = page.getByRole('button', { name: 'Print 4 labels' });
     await start.dblclick();
-    const running = page.getByRole('button', { name: /^Printing… \d+ of 4$/ });
+    // The button shows the job: printing, or waiting for the out-of-paper printer.
+    const running = page.getByRole('button', { name: /^(Queued|Printing|Waiting for printer)… \d+ of 4$/ });
     await expect(running).toBeDisabled();
     const progress = page.getByTestId('batch-progress');
     await expect(progress).toHaveAttribute('data-state', 'paused', { timeout: 30_000 });

@@ -46,13 +46,12 @@ test('a 10-record product CSV with a wrong check digit in record 5: refused by t
   );
   await expect(page.getByText('Every row is valid')).toHaveCount(0);
 
-  // Nothing prints before the user chooses: the batch cannot start with the record in it.
-  const start = page.getByRole('button', { name: 'Print valid rows (skip 1)' });
-  await expect(start).toBeDisabled();
+  // Nothing prints before the user chooses: the button asks first, naming the record it skips.
+  await page.getByRole('button', { name: 'Print valid rows (skip 1)' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Skip 1 record?' });
+  await expect(confirm).toContainText('skip record 5?');
   expect(app.zebra.jobs.length).toBe(0);
-
-  await page.getByText(/Skip the 1 record/).click();
-  await start.click();
+  await confirm.getByRole('button', { name: 'Print 9 labels, skip 1' }).click();
   const progress = page.getByTestId('batch-progress');
   await expect(progress).toHaveAttribute('data-state', 'done', { timeout: 60_000 });
   expect(app.zebra.jobs.length).toBe(9);

@@ -101,22 +101,30 @@ describe('planBatch: the validation report', () => {
     expect(plan.badRecords).toEqual([7, 23, 41, 77, 99]);
     const at = (record: number) => ({ record, line: record + 1 });
     expect(plan.problems).toEqual([
-      { ...at(7), field: 'product_name', label: 'Product name', problem: 'Product name is required' },
+      {
+        ...at(7),
+        field: 'product_name',
+        label: 'Product name',
+        value: '',
+        problem: 'Product name is required',
+      },
       {
         ...at(23),
         field: 'ean13',
         label: 'EAN-13',
-        problem: 'EAN-13 does not have the expected form (pattern \\d{12,13})',
+        value: '12AB',
+        problem: 'EAN-13 must be 12 or 13 digits, got "12AB"',
       },
       {
         ...at(41),
         field: 'product_name',
         label: 'Product name',
+        value: 'x'.repeat(61),
         problem: 'Product name is 61 characters long; the maximum is 60',
       },
-      { ...at(77), field: null, label: null, problem: 'has 3 values; the header has 4 columns' },
-      { ...at(77), field: 'ean13', label: 'EAN-13', problem: 'EAN-13 is required' },
-      { ...at(99), field: 'ean13', label: 'EAN-13', problem: 'EAN-13 is required' },
+      { ...at(77), field: null, label: null, value: null, problem: 'has 3 values; the header has 4 columns' },
+      { ...at(77), field: 'ean13', label: 'EAN-13', value: '', problem: 'EAN-13 is required' },
+      { ...at(99), field: 'ean13', label: 'EAN-13', value: '', problem: 'EAN-13 is required' },
     ]);
     expect(formatRowProblems(plan.problems).split('\n')[0]).toBe(
       'record 7 (line 8), Product name: Product name is required',
@@ -154,6 +162,7 @@ describe('planBatch: the validation report', () => {
         line: 4,
         field: 'copies',
         label: 'copies',
+        value: 'x',
         problem: 'expected a whole number of copies, got "x"',
       },
       {
@@ -161,9 +170,33 @@ describe('planBatch: the validation report', () => {
         line: 5,
         field: 'copies',
         label: 'copies',
+        value: '1001',
         problem: 'copies must be from 1 to 1000, got 1001',
       },
     ]);
+  });
+
+  it('a required field no column feeds is one problem of the mapping, not one per record (#42 item 9)', () => {
+    const csv = 'Barcode,Item,Price\n12AB,Oat,1.00\n5901234123457,,2.00\n';
+    const unmapped = planBatch(csv, product);
+    expect(unmapped.columns).toEqual(['Barcode', 'Item', 'Price']);
+    expect(unmapped.mapping.missingRequired).toEqual(['product_name', 'ean13']);
+    expect(unmapped.problems).toEqual([]);
+
+    const mapped = planBatch(csv, product, { map: { Item: 'product_name', Barcode: 'ean13' } });
+    expect(mapped.columns).toEqual(['Barcode', 'Item', 'Price']); // the file's order, whatever the mapping
+    expect(mapped.mapping.missingRequired).toEqual([]);
+    expect(mapped.problems.map((p) => [p.record, p.field, p.value, p.problem])).toEqual([
+      [1, 'ean13', '12AB', 'EAN-13 must be 12 or 13 digits, got "12AB"'],
+      [2, 'product_name', '', 'Product name is required'],
+    ]);
+    // "Not used": a column mapped to nothing is not matched by its name either.
+    const ignored = planBatch('product_name,ean13\nOat,5901234123457\n', product, {
+      map: { product_name: '' },
+    });
+    expect(ignored.mapping.fields).toEqual({ ean13: 'ean13' });
+    expect(ignored.mapping.unusedColumns).toEqual(['product_name']);
+    expect(ignored.mapping.missingRequired).toEqual(['product_name']);
   });
 
   it('an unterminated quote is reported on its row, not thrown', () => {

@@ -294,11 +294,15 @@ describe('batch', () => {
       { name: 'ship_to_name', label: 'Recipient' },
       { name: 'tracking', label: 'Tracking number' },
     ],
-    unmappedFields: ['tracking'],
+    unmappedFields: [{ name: 'tracking', label: 'Tracking number', placeholder: '' }],
+    missingRequired: [],
+    sheets: null,
+    sheet: null,
+    lineWord: 'line',
     rows: 3,
     validRows: 2,
     labels: 2,
-    problems: [{ record: 2, line: 3, field: 'Recipient', problem: 'Recipient is required.' }],
+    problems: [{ record: 2, line: 3, field: 'Recipient', value: '', problem: 'Recipient is required.' }],
   };
 
   it('offers each field as its label with its name', () => {
@@ -320,20 +324,36 @@ describe('batch', () => {
       csv: 'name,trk\nA,1\n',
       mapping: { trk: 'tracking' },
     });
+    // Another column for the same field: the first one feeds nothing now; "Not used" is a choice too.
+    await stores.batch.getState().mapColumn('name', 'tracking');
+    await stores.batch.getState().mapColumn('trk', '');
+    expect(api.callsTo('batch.plan').at(-1)).toMatchObject({ mapping: { name: 'tracking', trk: '' } });
   });
 
-  it('will not start with problems until the user chooses to skip those rows', async () => {
+  it('sends a workbook as its bytes and the sheet chosen; another sheet starts the mapping afresh', async () => {
+    const { api, stores } = setup();
+    api.on('batch.plan', () => plan);
+    await stores.batch.getState().setTemplate(SUMMARY.ref);
+    await stores.batch.getState().setWorkbook('orders.xlsx', 'UEsDBA==');
+    await stores.batch.getState().mapColumn('trk', 'tracking');
+    await stores.batch.getState().setSheet('March');
+    expect(api.callsTo('batch.plan').at(-1)).toEqual({
+      ref: SUMMARY.ref,
+      workbook: { name: 'orders.xlsx', base64: 'UEsDBA==', sheet: 'March' },
+    });
+  });
+
+  it('with problems, nothing blocks the button, but it prints only once the skip is confirmed', async () => {
     const { api, stores } = setup();
     api.on('batch.plan', () => plan);
     api.on('batch.start', () => ({ job: JOB, skipped: [3] }));
     await stores.batch.getState().setTemplate(SUMMARY.ref);
     await stores.batch.getState().setFile('in.csv', 'x');
     stores.batch.getState().setPrinter('p1');
-    expect(startBlocker(stores.batch.getState())).toMatch(/skip/);
-    expect(await stores.batch.getState().start()).toBeNull();
-    stores.batch.getState().setSkipInvalid(true);
     expect(startBlocker(stores.batch.getState())).toBeNull();
-    expect((await stores.batch.getState().start())?.id).toBe(JOB.id);
+    expect(await stores.batch.getState().start()).toBeNull();
+    expect(api.callsTo('batch.start')).toEqual([]);
+    expect((await stores.batch.getState().start(true))?.id).toBe(JOB.id);
     expect(api.callsTo('batch.start')).toEqual([
       { ref: SUMMARY.ref, csv: 'x', printer: 'p1', skipInvalid: true },
     ]);

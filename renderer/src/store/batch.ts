@@ -1,14 +1,21 @@
 /**
- * The Batch screen: a CSV file (read as text here), a template and a printer; `batch.plan` says how columns
- * feed fields and which rows main refuses; `batch.start` prints, and the job's events drive the progress.
+ * The Batch screen: a CSV file (read as text here) or a workbook (.xlsx, .ods: its bytes, sent to main in base64
+ * within the size budget checked before reading; main reads it), a template and a printer; `batch.plan` says
+ * how columns feed fields and which rows main refuses; `batch.start` prints, and the job's events drive the
+ * progress.
  */
 import { createStore } from 'zustand/vanilla';
 import type { BatchPlanView, JobView, LabelDeskApi, TemplateRef } from '../../../src/ipc/contract';
 import { toUserError, type UserError } from '../ipc/user-error';
+import { assertNever } from '../../../src/base/assert-never';
+import { heldOnLabel, jobProgress } from './jobs';
 
 export interface BatchState {
   fileName: string | null;
   csv: string | null;
+  /** A workbook's bytes in base64 (instead of `csv`), and the sheet chosen (null: the first). */
+  workbook: string | null;
+  sheet: string | null;
   ref: TemplateRef | null;
   printer: string | null;
   /** Column → field choices the user made (sent as `mapping`). */
@@ -16,37 +23,101 @@ export interface BatchState {
   copiesColumn: string | null;
   plan: BatchPlanView | null;
   planning: boolean;
-  /** The user agreed to print only the valid rows. */
-  skipInvalid: boolean;
   jobId: number | null;
   starting: boolean;
   error: UserError | null;
 
   setFile(fileName: string, csv: string): Promise<void>;
+  setWorkbook(fileName: string, base64: string): Promise<void>;
+  /** A problem with the picked file found before sending it (too large). */
+  refuseFile(fileName: string, message: string): void;
+  setSheet(sheet: string): Promise<void>;
   setTemplate(ref: TemplateRef | null): Promise<void>;
   setPrinter(printer: string | null): void;
   mapColumn(column: string, field: string): Promise<void>;
   setCopiesColumn(column: string | null): Promise<void>;
-  setSkipInvalid(skip: boolean): void;
   replan(): Promise<void>;
-  start(): Promise<JobView | null>;
+  /** Prints; with rows that have problems only when `skipInvalid` (the user confirmed skipping them). */
+  start(skipInvalid?: boolean): Promise<JobView | null>;
   reset(): void;
 }
 
-/** Why printing cannot start yet, or null when it can. */
+/**
+ * Why printing cannot start yet, or null when it can. Rows with problems do not block: the button prints the
+ * valid rows after a confirmation that names the others.
+ */
 export function startBlocker(
-  state: Pick<BatchState, 'csv' | 'ref' | 'printer' | 'plan' | 'skipInvalid' | 'planning'>,
+  state: Pick<BatchState, 'csv' | 'workbook' | 'ref' | 'printer' | 'plan' | 'planning'>,
 ): string | null {
-  if (!state.csv) return 'Choose a CSV file.';
+  if (state.csv === null && state.workbook === null) return 'Choose a file.';
   if (!state.ref) return 'Choose a template.';
   if (!state.printer) return 'Choose a printer.';
   if (state.planning || !state.plan) return 'Checking the file…';
-  if (state.plan.validRows === 0) return 'No row can be printed: fix the file and choose it again.';
-  if (state.plan.problems.length > 0 && !state.skipInvalid) {
-    return 'Some rows have problems: fix the file, or choose to skip those rows.';
+  const missing = state.plan.missingRequired;
+  if (missing.length > 0) {
+    return `Choose the column for ${missing.map((f) => f.label).join(', ')} first.`;
   }
+  if (state.plan.validRows === 0) return 'No row can be printed: fix the file and choose it again.';
   return null;
 }
+
+/** The records a batch with problems skips, as people read them: "4, 9 and 17". */
+export function skippedRecords(plan: BatchPlanView): number[] {
+  return [...new Set(plan.problems.map((p) => p.record))].sort((a, b) => a - b);
+}
+
+/** `4`, `4 and 9`, `4, 9 and 17`. */
+export function listNumbers(numbers: readonly number[]): string {
+  if (numbers.length <= 1) return numbers.join('');
+  return `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
+}
+
+/**
+ * How the batch's job reads on the Batch screen — one word for its state in the badge, the note and the
+ * button, never "Held" in one place and "Printing…" in another: `button` null means no progress button (a
+ * paused job's button is Resume, in its controls).
+ */
+export function batchRunStatus(job: JobView): {
+  badge: string;
+  tone: 'neutral' | 'accent' | 'warn' | 'ok' | 'bad';
+  note: string | null;
+  button: string | null;
+} {
+  const progress = jobProgress(job);
+  const of = `${progress.done} of ${progress.total}`;
+  switch (job.state) {
+    case 'queued':
+      return {
+        badge: 'Queued',
+        tone: 'neutral',
+        note: `Waits for the job before it on ${job.printerName}.`,
+        button: `Queued… ${of}`,
+      };
+    case 'printing':
+      return { badge: 'Printing', tone: 'accent', note: null, button: `Printing… ${of}` };
+    case 'paused':
+      return {
+        badge: 'Waiting for printer',
+        tone: 'warn',
+        note: `${capitalise(job.reason ?? 'The printer is not ready')}: printing goes on by itself when ${job.printerName} is ready (${of} labels printed).`,
+        button: `Waiting for printer… ${of}`,
+      };
+    case 'held':
+      return heldOnLabel(job) !== null
+        ? { badge: 'Stopped', tone: 'bad', note: capitalise(job.reason ?? ''), button: null }
+        : { badge: 'Paused', tone: 'warn', note: `Paused by you after ${of} labels.`, button: null };
+    case 'done':
+      return { badge: 'Done', tone: 'ok', note: null, button: null };
+    case 'cancelled':
+      return { badge: 'Stopped', tone: 'neutral', note: `Stopped after ${of} labels.`, button: null };
+    case 'failed':
+      return { badge: 'Failed', tone: 'bad', note: job.reason ? capitalise(job.reason) : null, button: null };
+    default:
+      return assertNever(job.state, 'job state');
+  }
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Rows with at least one problem. */
 export function invalidRowCount(plan: BatchPlanView): number {
@@ -56,6 +127,17 @@ export function invalidRowCount(plan: BatchPlanView): number {
 /**
  * @param jobActive whether a job is still queued, printing, paused or held (so its batch is not started twice).
  */
+/** What a new file starts from. */
+const freshFile = {
+  csv: null,
+  workbook: null,
+  sheet: null,
+  mapping: {},
+  copiesColumn: null,
+  plan: null,
+  jobId: null,
+} satisfies Partial<BatchState>;
+
 export function createBatchStore(
   api: LabelDeskApi,
   trackJob: (job: JobView) => void,
@@ -64,11 +146,13 @@ export function createBatchStore(
   let planSeq = 0;
   return createStore<BatchState>()((set, get) => {
     const input = () => {
-      const { ref, csv, mapping, copiesColumn } = get();
-      if (!ref || csv === null) return null;
+      const { ref, csv, workbook, fileName, sheet, mapping, copiesColumn } = get();
+      if (!ref || (csv === null && workbook === null)) return null;
       return {
         ref,
-        csv,
+        ...(workbook !== null
+          ? { workbook: { name: fileName ?? 'workbook', base64: workbook, ...(sheet ? { sheet } : {}) } }
+          : { csv: csv ?? '' }),
         ...(Object.keys(mapping).length ? { mapping } : {}),
         ...(copiesColumn ? { copiesColumn } : {}),
       };
@@ -76,35 +160,52 @@ export function createBatchStore(
     return {
       fileName: null,
       csv: null,
+      workbook: null,
+      sheet: null,
       ref: null,
       printer: null,
       mapping: {},
       copiesColumn: null,
       plan: null,
       planning: false,
-      skipInvalid: false,
       jobId: null,
       starting: false,
       error: null,
 
       setFile: async (fileName, csv) => {
-        set({ fileName, csv, mapping: {}, copiesColumn: null, plan: null, skipInvalid: false, jobId: null });
+        set({ ...freshFile, fileName, csv });
+        await get().replan();
+      },
+      setWorkbook: async (fileName, workbook) => {
+        set({ ...freshFile, fileName, workbook });
+        await get().replan();
+      },
+      refuseFile: (fileName, message) => {
+        planSeq++;
+        set({ ...freshFile, fileName, error: { code: 'client', message, field: null, action: null } });
+      },
+      setSheet: async (sheet) => {
+        // Another sheet has other columns: the choices made for this one do not carry over.
+        set({ sheet, mapping: {}, copiesColumn: null, plan: null });
         await get().replan();
       },
       setTemplate: async (ref) => {
-        set({ ref, mapping: {}, plan: null, skipInvalid: false });
+        set({ ref, mapping: {}, plan: null });
         await get().replan();
       },
       setPrinter: (printer) => set({ printer }),
       mapColumn: async (column, field) => {
-        set({ mapping: { ...get().mapping, [column]: field } });
+        // One column per field: another column the user had chosen for this field feeds nothing now.
+        const mapping = Object.fromEntries(
+          Object.entries(get().mapping).filter(([c, f]) => c !== column && (field === '' || f !== field)),
+        );
+        set({ mapping: { ...mapping, [column]: field } });
         await get().replan();
       },
       setCopiesColumn: async (copiesColumn) => {
         set({ copiesColumn });
         await get().replan();
       },
-      setSkipInvalid: (skipInvalid) => set({ skipInvalid }),
       replan: async () => {
         const request = input();
         const mine = ++planSeq;
@@ -117,12 +218,14 @@ export function createBatchStore(
           if (mine === planSeq) set({ plan: null, planning: false, error: toUserError(e) });
         }
       },
-      start: async () => {
+      start: async (skipInvalid = false) => {
         const request = input();
-        const { printer, skipInvalid, starting, jobId } = get();
+        const { printer, starting, jobId, plan } = get();
         // A second click while the first starts, or while its job prints, must not print the batch again.
         if (starting || (jobId !== null && jobActive(jobId))) return null;
         if (!request || !printer || startBlocker(get())) return null;
+        // Rows with problems print only when the user confirmed skipping them.
+        if (plan && plan.problems.length > 0 && !skipInvalid) return null;
         set({ starting: true, error: null });
         try {
           const { job } = await api.invoke('batch.start', { ...request, printer, skipInvalid });
@@ -136,17 +239,7 @@ export function createBatchStore(
           set({ starting: false });
         }
       },
-      reset: () =>
-        set({
-          fileName: null,
-          csv: null,
-          mapping: {},
-          copiesColumn: null,
-          plan: null,
-          skipInvalid: false,
-          jobId: null,
-          error: null,
-        }),
+      reset: () => set({ ...freshFile, fileName: null, error: null }),
     };
   });
 }

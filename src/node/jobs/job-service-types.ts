@@ -4,7 +4,7 @@
  */
 import { KindedError } from '../../base/error-kind';
 import type { Clock } from '../../base/clock';
-import type { BatchOptions, BatchPlan } from '../../jobs/batch';
+import type { BatchOptions, BatchPlan, CsvTable } from '../../jobs/batch';
 import type { JobServiceEvent } from '../../jobs/events';
 import type { Label, LabelCounts } from '../../jobs/model';
 import type { WorkerTiming } from '../../jobs/worker';
@@ -112,8 +112,8 @@ export interface JobLabel extends Label {
 }
 
 export interface JobService {
-  /** Parses, maps and checks a CSV batch (nothing is stored or printed). Throws BatchError. */
-  planBatch(csvText: string, template: Template, options?: BatchOptions): BatchPlan;
+  /** Parses, maps and checks a batch: CSV text or a sheet's table (nothing is stored or printed). Throws BatchError. */
+  planBatch(input: string | CsvTable, template: Template, options?: BatchOptions): BatchPlan;
   /** Stores a job (reserving its counter numbers) and, unless `start: false`, prints it in the background. */
   addJob(request: NewJob): Promise<{ job: JobDetail; warnings: string[] }>;
   /** Stores a ZPL file's labels as a job (their bytes sent unchanged) and, unless `start: false`, prints it. */

@@ -164,7 +164,7 @@ describe('binding', () => {
     it('names a default the field’s own rules refuse, with the words of the Print screen’s form', () => {
       expect(fieldRuleProblems(field({ pattern: '[A-Z]{2}\\d{3}', default: 'AB123' }))).toEqual({});
       expect(fieldRuleProblems(field({ pattern: '[A-Z]{2}\\d{3}', default: 'ab123' })).default).toBe(
-        'The default is refused: Code does not have the expected form (pattern [A-Z]{2}\\d{3}).',
+        'The default is refused: Code must be 2 capital letters, then 3 digits, got "ab123".',
       );
       expect(fieldRuleProblems(field({ maxLength: 3, default: 'ABCD' })).default).toBe(
         'The default is refused: Code is 4 characters long; the maximum is 3.',

@@ -1,4 +1,8 @@
-/** The batch plan: each CSV column and the field it feeds (changeable), and the validation report. */
+/**
+ * The batch plan: each column of the file, in the file's order, and the field it feeds (changeable); what no
+ * column feeds, said once at the mapping; and the validation report — record, line (or sheet row), field, the
+ * value as read and what is wrong with it.
+ */
 import type { BatchPlanView } from '../../../../src/ipc/contract';
 import { useStores } from '../../store/stores-context';
 
@@ -28,7 +32,7 @@ export function BatchPlanCard({ plan, copiesColumn }: { plan: BatchPlanView; cop
         <table className="table">
           <thead>
             <tr>
-              <th scope="col">CSV column</th>
+              <th scope="col">Column</th>
               <th scope="col">Feeds field</th>
             </tr>
           </thead>
@@ -45,9 +49,7 @@ export function BatchPlanCard({ plan, copiesColumn }: { plan: BatchPlanView; cop
                     disabled={column === copiesColumn}
                     onChange={(e) => void batch.getState().mapColumn(column, e.target.value)}
                   >
-                    <option value="" disabled>
-                      {column === copiesColumn ? 'Copies per row' : 'Not used'}
-                    </option>
+                    <option value="">{column === copiesColumn ? 'Copies per row' : 'Not used'}</option>
                     {fields.map((f) => (
                       <option key={f.name} value={f.name}>
                         {f.text}
@@ -59,10 +61,23 @@ export function BatchPlanCard({ plan, copiesColumn }: { plan: BatchPlanView; cop
             ))}
           </tbody>
         </table>
+        {plan.missingRequired.length > 0 && (
+          <p className="field-problem" role="alert">
+            No column feeds {plan.missingRequired.map((f) => f.label).join(', ')}, which{' '}
+            {plan.missingRequired.length === 1 ? 'is' : 'are'} required: choose{' '}
+            {plan.missingRequired.length === 1 ? 'its column' : 'their columns'} above. Nothing prints until
+            then.
+          </p>
+        )}
         {plan.unmappedFields.length > 0 && (
           <p className="field-hint">
-            No column feeds {plan.unmappedFields.join(', ')}:{' '}
-            {plan.unmappedFields.length === 1 ? 'it prints its' : 'they print their'} placeholder.
+            No column feeds{' '}
+            {plan.unmappedFields
+              .map((f) =>
+                f.placeholder === '' ? `${f.label} (left empty)` : `${f.label} (prints "${f.placeholder}")`,
+              )
+              .join(', ')}
+            .
           </p>
         )}
         <label className="field field-inline">
@@ -105,9 +120,10 @@ export function BatchPlanCard({ plan, copiesColumn }: { plan: BatchPlanView; cop
                     Record
                   </th>
                   <th scope="col" className="num">
-                    Line
+                    {plan.lineWord === 'row' ? 'Row' : 'Line'}
                   </th>
                   <th scope="col">Field</th>
+                  <th scope="col">Value as read</th>
                   <th scope="col">Problem</th>
                 </tr>
               </thead>
@@ -117,6 +133,15 @@ export function BatchPlanCard({ plan, copiesColumn }: { plan: BatchPlanView; cop
                     <td className="num">{p.record}</td>
                     <td className="num">{p.line}</td>
                     <td>{p.field}</td>
+                    <td className="mono">
+                      {p.value === null ? (
+                        ''
+                      ) : p.value === '' ? (
+                        <span className="muted">(empty)</span>
+                      ) : (
+                        p.value
+                      )}
+                    </td>
                     <td>{p.problem}</td>
                   </tr>
                 ))}

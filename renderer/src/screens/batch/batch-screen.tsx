@@ -1,15 +1,28 @@
 /**
- * The Batch screen: a CSV file, a template and a printer; the plan (which column feeds which field, which
- * rows main refuses); then printing with progress, pause, resume and cancel.
+ * The Batch screen: a CSV file or a workbook (.xlsx, .ods; a sheet picker when it has several), a template
+ * and a printer; the plan (which column feeds which field, which rows main refuses); then printing with
+ * progress, pause, resume and cancel. Rows with problems do not need a separate choice: "Print valid rows"
+ * asks, naming the records it skips.
  */
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { ErrorNotice } from '../../components/error-notice';
 import { Icon } from '../../components/icons';
-import { JobStateChip, ProgressBar } from '../../components/job-bits';
+import { ProgressBar } from '../../components/job-bits';
 import { JobControls } from '../../components/job-controls';
-import { StatusPill } from '../../components/status-pill';
-import { invalidRowCount, startBlocker } from '../../store/batch';
+import { Pill, StatusPill } from '../../components/status-pill';
+import {
+  batchRunStatus,
+  invalidRowCount,
+  listNumbers,
+  skippedRecords,
+  startBlocker,
+} from '../../store/batch';
 import { ACTIVE_JOB_STATES, formatEta, jobProgress } from '../../store/jobs';
+import {
+  formatMegabytes,
+  looksLikeWorkbookName,
+  WORKBOOK_LIMITS,
+} from '../../../../src/jobs/workbook-limits';
 import { useBatch, useCatalog, useJobs, usePrinters, useStores } from '../../store/stores-context';
 import { BatchPlanCard } from './batch-plan';
 
@@ -30,10 +43,27 @@ export function BatchScreen() {
     const live = state.jobId === null ? undefined : s.live[state.jobId];
     return live && ACTIVE_JOB_STATES.has(live.job.state) ? live.job : null;
   });
-  const runningProgress = running ? jobProgress(running) : null;
+  const runningStatus = running ? batchRunStatus(running) : null;
+  const [confirming, setConfirming] = useState(false);
+  const skipped = plan ? skippedRecords(plan) : [];
 
   const onFile = async (file: File | undefined) => {
+    setConfirming(false);
     if (!file) return;
+    if (looksLikeWorkbookName(file.name) || (await isWorkbookFile(file))) {
+      // The budget before the work: a file too large is not read, let alone sent.
+      if (file.size > WORKBOOK_LIMITS.maxBytes) {
+        batch
+          .getState()
+          .refuseFile(
+            file.name,
+            `${file.name} is ${formatMegabytes(file.size)}; a workbook for a batch is at most ${formatMegabytes(WORKBOOK_LIMITS.maxBytes)}. Save the rows you need in a smaller file.`,
+          );
+        return;
+      }
+      await batch.getState().setWorkbook(file.name, toBase64(new Uint8Array(await file.arrayBuffer())));
+      return;
+    }
     await batch.getState().setFile(file.name, await file.text());
   };
 
@@ -44,7 +74,7 @@ export function BatchScreen() {
         <div className="grid-3">
           <div className="field">
             <span className="field-label" aria-hidden="true">
-              CSV file
+              File (CSV, Excel, OpenDocument)
             </span>
             <label className="btn btn-secondary file-button">
               <Icon name="upload" size={16} />
@@ -52,16 +82,32 @@ export function BatchScreen() {
               <input
                 ref={fileInput}
                 type="file"
-                accept=".csv,text/csv,text/plain"
+                accept=".csv,.txt,.xlsx,.xlsm,.ods,text/csv,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,application/vnd.oasis.opendocument.spreadsheet"
                 className="visually-hidden"
-                aria-label="CSV file"
+                aria-label="Spreadsheet or CSV file"
                 onChange={(e) => void onFile(e.target.files?.[0])}
               />
             </label>
             {plan && (
               <p className="field-hint">
                 {plan.rows} rows · {plan.columns.length} columns
+                {plan.sheet !== null ? ` · sheet ${plan.sheet}` : ''}
               </p>
+            )}
+            {plan?.sheets && plan.sheets.length > 1 && (
+              <label className="field field-inline">
+                <span className="field-label">Sheet</span>
+                <select
+                  value={plan.sheet ?? ''}
+                  onChange={(e) => void batch.getState().setSheet(e.target.value)}
+                >
+                  {plan.sheets.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </select>
+              </label>
             )}
           </div>
           <label className="field">
@@ -109,35 +155,65 @@ export function BatchScreen() {
 
       <section className="card batch-run" aria-labelledby="batch-run">
         <h2 id="batch-run">Print</h2>
-        {plan && invalid > 0 && (
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={state.skipInvalid}
-              onChange={(e) => batch.getState().setSkipInvalid(e.target.checked)}
-            />
-            Skip the {invalid} {invalid === 1 ? 'record' : 'records'} with problems
-          </label>
+        {/* While the batch's job is paused its button is Resume, in the job's controls below. */}
+        {!(running && runningStatus?.button === null) && (
+          <div className="row">
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={blocker !== null || state.starting || running !== null}
+              onClick={() => {
+                if (plan && invalid > 0) setConfirming(true);
+                else void batch.getState().start();
+              }}
+            >
+              {runningStatus?.button
+                ? runningStatus.button
+                : state.starting
+                  ? 'Starting…'
+                  : plan && invalid > 0
+                    ? `Print valid rows (skip ${invalid})`
+                    : plan
+                      ? `Print ${plan.labels} ${plan.labels === 1 ? 'label' : 'labels'}`
+                      : 'Print'}
+            </button>
+            {blocker && <span className="muted">{blocker}</span>}
+          </div>
         )}
-        <div className="row">
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={blocker !== null || state.starting || running !== null}
-            onClick={() => void batch.getState().start()}
+        {confirming && plan && invalid > 0 && running === null && (
+          <div
+            className="confirm-copies"
+            role="alertdialog"
+            aria-label={`Skip ${invalid} ${invalid === 1 ? 'record' : 'records'}?`}
+            aria-describedby="batch-skip-text"
           >
-            {runningProgress
-              ? `Printing… ${runningProgress.done} of ${runningProgress.total}`
-              : state.starting
-                ? 'Starting…'
-                : plan && invalid > 0
-                  ? `Print valid rows (skip ${invalid})`
-                  : plan
-                    ? `Print ${plan.labels} ${plan.labels === 1 ? 'label' : 'labels'}`
-                    : 'Print'}
-          </button>
-          {blocker && <span className="muted">{blocker}</span>}
-        </div>
+            <p className="small" id="batch-skip-text">
+              Print {plan.labels} {plan.labels === 1 ? 'label' : 'labels'} from the {plan.validRows} valid{' '}
+              {plan.validRows === 1 ? 'record' : 'records'} and skip{' '}
+              {skipped.length === 1 ? 'record' : 'records'} {listNumbers(skipped)}? The validation report
+              above says what is wrong with {skipped.length === 1 ? 'it' : 'each'}.
+            </p>
+            <div className="row">
+              <button
+                type="button"
+                className="btn btn-primary btn-small"
+                onClick={() => {
+                  setConfirming(false);
+                  void batch.getState().start(true);
+                }}
+              >
+                Print {plan.labels} {plan.labels === 1 ? 'label' : 'labels'}, skip {invalid}
+              </button>
+              <button
+                type="button"
+                className="btn btn-secondary btn-small"
+                onClick={() => setConfirming(false)}
+              >
+                Back
+              </button>
+            </div>
+          </div>
+        )}
         {state.jobId !== null && <BatchProgress jobId={state.jobId} />}
       </section>
     </div>
@@ -150,19 +226,40 @@ function BatchProgress({ jobId }: { jobId: number }) {
   const { job, etaSeconds } = live;
   const progress = jobProgress(job);
   const eta = formatEta(etaSeconds);
+  const status = batchRunStatus(job);
+  // Main's passing messages (a lost connection, a resend) while it prints; the state's own note otherwise.
+  const note = job.state === 'printing' ? (live.message ?? status.note) : status.note;
   return (
     <div className="batch-progress" data-testid="batch-progress" data-state={job.state}>
       <div className="row">
         <strong>Job {job.id}</strong>
-        <JobStateChip state={job.state} />
+        <Pill tone={status.tone}>{status.badge}</Pill>
         <span className="muted">
           {progress.done} of {progress.total} labels
           {eta && job.state === 'printing' ? ` · about ${eta} left` : ''}
         </span>
       </div>
       <ProgressBar fraction={progress.fraction} label="Batch progress" />
-      {(live.message ?? job.reason) && <p className="field-hint">{live.message ?? job.reason}</p>}
+      {note && <p className="field-hint">{note}</p>}
       <JobControls job={job} cancelLabel="Stop" />
     </div>
   );
+}
+
+/** Whether a picked file is a workbook by its first bytes (a zip, or an OLE file), whatever its name. */
+async function isWorkbookFile(file: File): Promise<boolean> {
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  return (
+    (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) ||
+    (head[0] === 0xd0 && head[1] === 0xcf && head[2] === 0x11 && head[3] === 0xe0)
+  );
+}
+
+/** Bytes → base64, in slices (a spread of megabytes would overflow the call stack). */
+function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let at = 0; at < bytes.length; at += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  }
+  return btoa(binary);
 }
