@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { PrintersFileSchema, type ConfiguredPrinter } from '../../src/printers/printers-file';
-import { formatPrinterUri, parsePrinterUri, type PrinterUri } from '../../src/printers/uri';
+import { formatPrinterUri, parsePrinterUri, PrinterUriError, type PrinterUri } from '../../src/printers/uri';
 import { defaultProfile, knownDpi, withDetectedDpi } from '../../src/printers/profiles';
 import { queryDpi, queryStatus } from '../../src/printers/query';
 import type { PrinterStatus } from '../../src/printers/status';
@@ -176,7 +176,8 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
         parsed = parsePrinterUri(input.uri);
         uri = formatPrinterUri(parsed);
       } catch (e) {
-        throw new IpcError('invalid', `Printer address: ${(e as Error).message}`, 'uri');
+        const problem = e instanceof PrinterUriError ? e.problem : (e as Error).message;
+        throw new IpcError('invalid', `Printer address: ${problem}`, 'uri');
       }
       // Through the contract a file printer could overwrite any file: only inside the folder the user chose.
       if (parsed.scheme === 'file') {

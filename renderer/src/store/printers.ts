@@ -44,11 +44,13 @@ export interface PrintersState {
  * @param onRemoved called with a printer's id once it is no longer configured, so the stores that hold it
  *   as their chosen printer let go of it.
  * @param onStatus called with each newer status of a printer.
+ * @param onSaved called with a printer once it is saved and listed (main may have made it the default).
  */
 export function createPrintersStore(
   api: LabelDeskApi,
   onRemoved: (id: string) => void = () => undefined,
   onStatus: (status: PrinterStatusView) => void = () => undefined,
+  onSaved: (printer: PrinterView) => void = () => undefined,
 ) {
   return createStore<PrintersState>()((set, get) => ({
     printers: [],
@@ -100,6 +102,7 @@ export function createPrintersStore(
         const saved = await api.invoke('printers.save', input);
         set({ error: null });
         await get().load();
+        onSaved(saved);
         void get().refreshStatus(saved.id);
         return saved;
       } catch (e) {

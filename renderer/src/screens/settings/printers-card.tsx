@@ -35,7 +35,8 @@ const whole = (text: string) => /^\d+$/.test(text.trim());
 export function draftProblems(d: Draft): Partial<Record<DraftField, string>> {
   const problems: Partial<Record<DraftField, string>> = {};
   if (!d.name.trim()) problems.name = 'Name: type a name people will recognise, such as "Dock Zebra".';
-  if (!d.uri.trim()) problems.uri = 'Address: type where the printer is, such as tcp://10.0.0.5:9100.';
+  if (!d.uri.trim())
+    problems.uri = 'Address: type where the printer is, such as 10.0.0.5 or tcp://10.0.0.5:9100.';
   const dpi = d.dpi.trim();
   if (dpi && (!whole(dpi) || Number(dpi) < 100 || Number(dpi) > 1200)) {
     problems.dpi =
@@ -97,6 +98,8 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
     }
     const saved = await printers.getState().save(draftToInput(draft));
     if (saved) setDraft(null);
+    else if (printers.getState().error?.field === 'uri')
+      window.document.getElementById('printer-uri')?.focus();
   };
 
   return (
@@ -123,7 +126,7 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
           Add printer
         </button>
       </div>
-      {error && <ErrorNotice error={error} />}
+      {error && !(draft && error.field === 'uri') && <ErrorNotice error={error} />}
       {list.length === 0 ? (
         <p className="muted empty">
           No printers yet. Add one by its address, or let LabelDesk discover them.
@@ -199,7 +202,11 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
       {draft && (
         <PrinterForm
           draft={draft}
-          problems={checked ? draftProblems(draft) : {}}
+          problems={{
+            ...(checked ? draftProblems(draft) : {}),
+            // Main's word on the address (it parses it the one way the CLI and the printers file do).
+            ...(error?.field === 'uri' ? { uri: error.message } : {}),
+          }}
           onChange={setDraft}
           onSubmit={(e) => void submit(e)}
           onCancel={() => {
@@ -293,10 +300,11 @@ function PrinterForm({
         </label>
         <label className={cls('uri')}>
           <span className="field-label">Address (URI)</span>
-          <input {...wire('uri')} aria-required className="mono" placeholder="tcp://192.168.1.50:9100" />
+          <input {...wire('uri')} aria-required className="mono" placeholder="192.168.1.50" />
           {problem('uri')}
           <span className="field-hint">
-            tcp://host:9100 · usb://0a5f:0181 · serial:///dev/ttyUSB0?baud=9600 · cups://Queue
+            host or host:port (network, port 9100) · usb://0a5f:0181 · serial:///dev/ttyUSB0?baud=9600 · COM3
+            · cups://Queue
           </span>
         </label>
         <label className={cls('dpi')}>

@@ -1,0 +1,84 @@
+/**
+ * Setting printers up as a user meets it (#42 items 5, 6, 10): the first printer added is the default and is
+ * chosen on the Print screen at once; an address typed as a bare IP or host:port is a network printer; media,
+ * speed, print mode and calibration reach the printer in its own commands.
+ */
+import { startZebraEmulator, type ZebraEmulator } from '../emulator/zebra-emulator';
+import { expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
+
+async function addPrinter(page: Page, name: string, address: string): Promise<void> {
+  await page.getByRole('link', { name: /Printers & Settings/ }).click();
+  await page.getByRole('button', { name: 'Add printer' }).click();
+  const form = page.getByRole('form', { name: 'Add printer' });
+  await form.getByLabel('Name').fill(name);
+  await form.getByLabel('Address (URI)').fill(address);
+  await form.getByRole('button', { name: 'Save printer' }).click();
+  await expect(form).toHaveCount(0);
+}
+
+const printerRow = (page: Page, name: string) =>
+  page.getByRole('listitem').filter({ has: page.getByText(name, { exact: true }) });
+
+test.describe('with no printer configured', () => {
+  test.use({ preconfigured: false });
+
+  test('the first printer added is the default and chosen on the Print screen without a reload; removing the default names another', async ({
+    page,
+    app,
+  }) => {
+    const printerBox = page.getByRole('combobox', { name: 'Printer', exact: true });
+    await expect(printerBox.locator('option:checked')).toHaveText('No printers yet');
+
+    await addPrinter(page, 'Front Zebra', app.zebra.uri);
+    await expect(printerRow(page, 'Front Zebra').getByText('Default', { exact: true })).toBeVisible();
+    await page.getByRole('link', { name: 'Print', exact: true }).click();
+    await expect(printerBox.locator('option:checked')).toHaveText('Front Zebra');
+
+    // A second printer does not take the default; removing the default hands it to the other one.
+    const back: ZebraEmulator = await startZebraEmulator({ dpi: 203 });
+    try {
+      await addPrinter(page, 'Back Zebra', back.uri);
+      await expect(printerRow(page, 'Back Zebra').getByText('Default', { exact: true })).toHaveCount(0);
+      await page.getByRole('button', { name: 'Remove Front Zebra' }).click();
+      await page
+        .getByRole('group', { name: 'Remove Front Zebra?' })
+        .getByRole('button', { name: 'Yes, remove' })
+        .click();
+      await expect(printerRow(page, 'Front Zebra')).toHaveCount(0);
+      await expect(printerRow(page, 'Back Zebra').getByText('Default', { exact: true })).toBeVisible();
+      await page.getByRole('link', { name: 'Print', exact: true }).click();
+      await expect(printerBox.locator('option:checked')).toHaveText('Back Zebra');
+    } finally {
+      await back.close();
+    }
+  });
+});
+
+test('a printer added by its bare IP and port is a network printer on port 9100 or the port typed; a Windows share is explained', async ({
+  page,
+}) => {
+  const other = await startZebraEmulator({ dpi: 300 });
+  try {
+    await addPrinter(page, 'Bare Zebra', `127.0.0.1:${other.port}`);
+    const row = printerRow(page, 'Bare Zebra');
+    await expect(row).toContainText(`tcp://127.0.0.1:${other.port}`);
+    await expect(row).toContainText(`Network 127.0.0.1:${other.port}`);
+    // It is really that printer: it answers its status.
+    await expect(row.getByText('Ready')).toBeVisible({ timeout: 20_000 });
+
+    await page.getByRole('button', { name: 'Add printer' }).click();
+    const form = page.getByRole('form', { name: 'Add printer' });
+    await form.getByLabel('Name').fill('Office share');
+    await form.getByLabel('Address (URI)').fill('\\\\print-srv\\Zebra');
+    await form.getByRole('button', { name: 'Save printer' }).click();
+    await expect(form.getByText(/a Windows share .* cannot be printed to directly/)).toBeVisible();
+    await expect(form.getByLabel('Address (URI)')).toBeFocused();
+    await form.getByLabel('Address (URI)').fill('127.0.0.9');
+    await form.getByRole('button', { name: 'Save printer' }).click();
+    await expect(form).toHaveCount(0);
+    await expect(printerRow(page, 'Office share')).toContainText('tcp://127.0.0.9:9100');
+  } finally {
+    await other.close();
+  }
+});
