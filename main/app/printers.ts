@@ -8,12 +8,13 @@
 import { join } from 'node:path';
 import { PrintersFileSchema, type ConfiguredPrinter } from '../../src/printers/printers-file';
 import { formatPrinterUri, parsePrinterUri, PrinterUriError, type PrinterUri } from '../../src/printers/uri';
-import { defaultProfile, knownDpi, withDetectedDpi } from '../../src/printers/profiles';
+import { defaultProfile, knownDpi, withDetectedDpi, type PrinterProfile } from '../../src/printers/profiles';
 import { queryDpi, queryStatus } from '../../src/printers/query';
 import type { PrinterStatus } from '../../src/printers/status';
 import { PrinterError, type PrinterTransport } from '../../src/printers/transport';
 import { assertNever } from '../../src/base/assert-never';
 import type {
+  CalibrationView,
   DiscoveredPrinterView,
   PrinterInput,
   PrinterStatusView,
@@ -49,7 +50,12 @@ export interface AppPrinters {
   /** The dpi its profile holds (never asks the printer). */
   profileDpi(printer: PrinterView): Promise<number | undefined>;
   discover(): Promise<{ found: DiscoveredPrinterView[]; problems: string[] }>;
+  /** Sends `~JC` (the printer measures its labels and sets its sensors), then asks its status. */
+  calibrate(id: string): Promise<CalibrationView>;
 }
+
+/** Longest wait for the status after `~JC`: the printer feeds a few labels while it measures. */
+const CALIBRATION_STATUS_TIMEOUT_MS = 15_000;
 
 export function describeUri(uri: PrinterUri): string {
   switch (uri.scheme) {
@@ -134,6 +140,9 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
       dpi: knownDpi(profile) ?? null,
       dpiSource: profile && profile.dpiSource !== 'assumed' ? profile.dpiSource : null,
       darkness: profile?.darkness ?? null,
+      mediaType: profile?.mediaType ?? null,
+      printSpeed: profile?.printSpeed ?? null,
+      printMode: profile?.printMode ?? null,
       language: await printLanguage(uri),
     };
   };
@@ -152,18 +161,32 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
 
   const saveProfile = async (uri: string, name: string, input: PrinterInput) => {
     const current = await profiles.get(uri);
-    if (input.dpi === undefined && input.darkness === undefined && !current) return;
+    const said = (['dpi', 'darkness', 'mediaType', 'printSpeed', 'printMode'] as const).some(
+      (k) => input[k] !== undefined && input[k] !== null,
+    );
+    if (!said && !current) return;
     // Without a dpi from the person, nobody has said it yet: `assumed` until the printer answers.
     const base =
       current ?? defaultProfile(uri, name, input.dpi ?? FALLBACK_DPI, input.dpi ? 'set' : 'assumed');
     const dpi = input.dpi ?? base.dpi;
     const resized = dpi === base.dpi ? base : defaultProfile(uri, name, dpi, 'set');
-    await profiles.put({
+    const next: PrinterProfile = {
       ...resized,
       name,
       dpiSource: input.dpi !== undefined ? 'set' : base.dpiSource,
-      ...(input.darkness !== undefined ? { darkness: input.darkness } : {}),
-    });
+    };
+    // Each printer setting: a value sets it, null gives it back to the printer, omitted keeps it.
+    const settle = <K extends 'darkness' | 'mediaType' | 'printSpeed' | 'printMode'>(key: K) => {
+      const value = input[key];
+      if (value === null) delete next[key];
+      else if (value !== undefined) next[key] = value as PrinterProfile[K];
+      else if (resized !== current && current?.[key] !== undefined) next[key] = current[key];
+    };
+    settle('darkness');
+    settle('mediaType');
+    settle('printSpeed');
+    settle('printMode');
+    await profiles.put(next);
   };
 
   return {
@@ -259,6 +282,45 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
       });
       if (setup.save) await profiles.put(setup.save);
       return setup;
+    },
+    async calibrate(id) {
+      const printer = await find(id);
+      const language = await printLanguage(parsePrinterUri(printer.uri));
+      const transport = await createStatusTransport(printer.uri);
+      if (language !== 'zpl' || !transport.capabilities.status) {
+        throw new IpcError(
+          'invalid',
+          `${printer.name} cannot be calibrated from LabelDesk (${describeUri(parsePrinterUri(printer.uri))} does not answer): use the calibrate button or menu on the printer.`,
+        );
+      }
+      const checkedAt = () => new Date().toISOString();
+      try {
+        await transport.open({ timeoutMs: 3000 });
+        await transport.write('~JC', { timeoutMs: 5000 });
+        // The printer feeds labels while it measures them; its status then says whether it found them.
+        const status = await queryStatus(transport, { timeoutMs: CALIBRATION_STATUS_TIMEOUT_MS });
+        const ok = status.state === 'ready';
+        const said = statusMessage(status);
+        return {
+          printer: id,
+          ok,
+          message: ok
+            ? `${printer.name} measured its labels and is ready.`
+            : `${printer.name} was asked to calibrate, but it says: ${said}.`,
+          status: { printer: id, state: status.state, message: said, checkedAt: checkedAt() },
+        };
+      } catch (e) {
+        if (!(e instanceof PrinterError)) throw e;
+        const message = `Offline: ${e.message}`;
+        return {
+          printer: id,
+          ok: false,
+          message: `${printer.name} could not be calibrated: ${e.message}`,
+          status: { printer: id, state: 'offline', message, checkedAt: checkedAt() },
+        };
+      } finally {
+        await transport.close().catch(() => undefined);
+      }
     },
     async discover() {
       // The configured network printers are already in the list: Discover looks at this computer.

@@ -241,6 +241,20 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       return { removed };
     },
     'printers.discover': () => printers.discover(),
+    'printers.calibrate': async ({ id }) => {
+      if (isSitePrinterId(id))
+        throw new IpcError('invalid', "A site server's printer is calibrated at the site.", null);
+      // One data channel: a printer that is printing is calibrated once its job is done.
+      const busy = jobs.printerStatus(id);
+      if (busy) {
+        const { name } = await printers.get(id);
+        throw new IpcError('conflict', `${name} is printing: calibrate it once the job is done.`);
+      }
+      const result = await printers.calibrate(id);
+      lastStatus.set(id, result.status);
+      emit({ kind: 'printer-status', status: result.status });
+      return result;
+    },
 
     'batch.plan': (input) => jobs.planBatch(input),
     'batch.start': async ({ printer, skipInvalid, ...input }) =>

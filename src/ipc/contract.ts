@@ -13,6 +13,7 @@ import { TEMPLATE_ORIGINS, type TemplateOrigin } from '../model/store';
 import { JOB_STATES, type LabelState } from '../jobs/model';
 import type { FieldProblem, WirePreviewScene } from './wire-scene';
 import type { PrinterState } from '../printers/status';
+import { MEDIA_TRACKING, PRINT_MODES, PRINT_SPEED_RANGE } from '../zpl/job';
 
 // ---------------------------------------------------------------- shared request pieces
 
@@ -107,7 +108,14 @@ export const PrinterInputSchema = z.strictObject({
   uri: z.string().trim().min(1).max(500),
   /** Dots per inch a person set; omitted: asked from the printer (or 203). */
   dpi: z.number().int().min(100).max(1200).optional(),
-  darkness: z.number().int().min(0).max(30).optional(),
+  /** `~SD` darkness; null: the printer's own; omitted: unchanged. */
+  darkness: z.number().int().min(0).max(30).nullable().optional(),
+  /** Media tracking sent with every job (`^MN`); null: the printer's own; omitted: unchanged. */
+  mediaType: z.enum(MEDIA_TRACKING).nullable().optional(),
+  /** Print speed in inches per second (`^PR`); null: the printer's own; omitted: unchanged. */
+  printSpeed: z.number().int().min(PRINT_SPEED_RANGE.min).max(PRINT_SPEED_RANGE.max).nullable().optional(),
+  /** What happens after each label (`^MM`); null: the printer's own; omitted: unchanged. */
+  printMode: z.enum(PRINT_MODES).nullable().optional(),
 });
 export type PrinterInput = z.infer<typeof PrinterInputSchema>;
 
@@ -295,6 +303,12 @@ export interface PrinterView {
   dpiSource: 'detected' | 'set' | null;
   /** `~SD` darkness the profile sends (0–30), or null to keep the printer's own. */
   darkness: number | null;
+  /** Media tracking the profile sends (`^MN`), or null to keep the printer's own. */
+  mediaType?: (typeof MEDIA_TRACKING)[number] | null;
+  /** Print speed in inches per second the profile sends (`^PR`), or null. */
+  printSpeed?: number | null;
+  /** Print mode the profile sends (`^MM`), or null. */
+  printMode?: (typeof PRINT_MODES)[number] | null;
   /** `raw`: receives ZPL; `pdf`: an OS queue that needs PDF. */
   language: 'zpl' | 'pdf';
   /**
@@ -312,6 +326,16 @@ export interface PrinterStatusView {
   /** One sentence for people ("Paper out: load labels and close the head"). */
   message: string;
   checkedAt: string;
+}
+
+/** What a calibration (`~JC`) came to: the printer's status once it measured its labels. */
+export interface CalibrationView {
+  printer: string;
+  /** The printer measured its labels and is ready. */
+  ok: boolean;
+  /** One sentence for people. */
+  message: string;
+  status: PrinterStatusView;
 }
 
 export interface DiscoveredPrinterView {
@@ -539,6 +563,8 @@ export const CHANNELS = {
   'printers.save': channel<PrinterView>()(PrinterInputSchema),
   'printers.remove': channel<{ removed: boolean }>()(z.strictObject({ id: printerId })),
   'printers.discover': channel<{ found: DiscoveredPrinterView[]; problems: string[] }>()(none),
+  /** Makes the printer measure its labels (ZPL `~JC`), then reports its status. */
+  'printers.calibrate': channel<CalibrationView>()(z.strictObject({ id: printerId })),
 
   'batch.plan': channel<BatchPlanView>()(BatchInputSchema),
   'batch.start': channel<{ job: JobView; skipped: number[] }>()(

@@ -82,3 +82,59 @@ test('a printer added by its bare IP and port is a network printer on port 9100 
     await other.close();
   }
 });
+
+test('media type, print speed and print mode set on the printer reach it with every label; Calibrate sends ~JC and says how it went', async ({
+  page,
+  app,
+}) => {
+  await page.getByRole('link', { name: /Printers & Settings/ }).click();
+  await page.getByRole('button', { name: 'Edit Dock Zebra' }).click();
+  const form = page.getByRole('form', { name: 'Edit printer' });
+  await form.getByLabel('Media type').selectOption({ label: 'Labels with a black mark' });
+  await form.getByLabel(/Print speed/).fill('15');
+  await form.getByRole('button', { name: 'Save printer' }).click();
+  await expect(form.getByText(/Print speed: type whole inches per second from 1 to 14/)).toBeVisible();
+  await expect(form.getByLabel(/Print speed/)).toBeFocused();
+  await form.getByLabel(/Print speed/).fill('3');
+  await form.getByLabel('Print mode').selectOption({ label: 'Peel-off' });
+  await form.getByRole('button', { name: 'Save printer' }).click();
+  await expect(form).toHaveCount(0);
+  const row = printerRow(page, 'Dock Zebra');
+  await expect(row).toContainText('labels with a black mark · 3 in/s · peel-off');
+
+  await page.getByRole('link', { name: 'Print', exact: true }).click();
+  const search = page.getByRole('searchbox', { name: 'Search' });
+  await search.fill('shipping');
+  await expect(page.getByRole('listbox', { name: 'Template' }).getByRole('option')).toHaveCount(1);
+  await search.press('Enter');
+  await page.getByRole('textbox', { name: /Recipient/ }).fill('Ada Lovelace');
+  await page.getByRole('textbox', { name: /Address/ }).fill('12 Analytical Row\nLondon');
+  await page.getByRole('textbox', { name: /Tracking number/ }).fill('1Z999AA10123456784');
+  await page.getByRole('button', { name: 'Print', exact: true }).click();
+  await expect.poll(() => app.zebra.printer.printed.length, { timeout: 30_000 }).toBe(1);
+  // After ^XA (and the job's tag comment): black mark, peel-off, 3 in/s.
+  const lines = app.zebra.jobs[0]!.zpl.split('\n');
+  expect(lines[0]).toMatch(/^\^XA/);
+  expect(lines.slice(1, 4)).toEqual(['^MNM', '^MMP', '^PR3']);
+
+  // The printer says peel-off now (its ~HS print mode), and Calibrate makes it measure its labels.
+  await page.getByRole('link', { name: /Printers & Settings/ }).click();
+  await row.getByRole('button', { name: 'Calibrate Dock Zebra' }).click();
+  const result = row.getByRole('status', { name: 'Calibration of Dock Zebra' });
+  await expect(result).toHaveText('Dock Zebra measured its labels and is ready.');
+  expect(app.zebra.printer.calibrations).toBe(1);
+
+  app.zebra.setFault({ paperOut: true });
+  await row.getByRole('button', { name: 'Calibrate Dock Zebra' }).click();
+  await expect(result).toHaveText(/Dock Zebra was asked to calibrate, but it says: Paper out/);
+  expect(app.zebra.printer.calibrations).toBe(2);
+
+  // Back to the printer's own settings: nothing more is sent for them.
+  await page.getByRole('button', { name: 'Edit Dock Zebra' }).click();
+  await form.getByLabel('Media type').selectOption({ label: 'Printer’s own' });
+  await form.getByLabel(/Print speed/).fill('');
+  await form.getByLabel('Print mode').selectOption({ label: 'Printer’s own' });
+  await form.getByRole('button', { name: 'Save printer' }).click();
+  await expect(form).toHaveCount(0);
+  await expect(row).not.toContainText('in/s');
+});

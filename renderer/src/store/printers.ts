@@ -5,6 +5,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type {
+  CalibrationView,
   DiscoveredPrinterView,
   LabelDeskApi,
   PrinterInput,
@@ -36,6 +37,9 @@ export interface PrintersState {
   /** Removes a printer; once it is gone from the list its status is dropped and `onRemoved` is told. */
   remove(id: string): Promise<boolean>;
   discover(): Promise<void>;
+  /** The last calibration of each printer (`calibrating`: under way). */
+  calibrations: Record<string, CalibrationView | 'calibrating'>;
+  calibrate(id: string): Promise<void>;
   /** Polls these printers' status until the returned stop is called. */
   watch(ids: () => string[], intervalMs?: number): () => void;
 }
@@ -61,6 +65,7 @@ export function createPrintersStore(
     discoverProblems: [],
     discovering: false,
     error: null,
+    calibrations: {},
 
     load: async () => {
       void get().loadSite();
@@ -134,6 +139,17 @@ export function createPrintersStore(
         set({ error: toUserError(e) });
       } finally {
         set({ discovering: false });
+      }
+    },
+    calibrate: async (id) => {
+      set({ calibrations: { ...get().calibrations, [id]: 'calibrating' }, error: null });
+      try {
+        const result = await api.invoke('printers.calibrate', { id });
+        set({ calibrations: { ...get().calibrations, [id]: result } });
+        get().applyStatus(result.status);
+      } catch (e) {
+        const { [id]: _gone, ...rest } = get().calibrations;
+        set({ calibrations: rest, error: toUserError(e) });
       }
     },
     watch: (ids, intervalMs = STATUS_POLL_MS) => {

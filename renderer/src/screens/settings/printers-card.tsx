@@ -1,4 +1,7 @@
-/** Printers: the list with live status, add / edit (name, URI, dpi, darkness), remove, discover. */
+/**
+ * Printers: the list with live status, add / edit (name, URI, dpi, darkness, media type, speed, print mode),
+ * calibrate, remove, discover.
+ */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { PrinterInput, PrinterView } from '../../../../src/ipc/contract';
 import { ErrorNotice } from '../../components/error-notice';
@@ -11,9 +14,33 @@ interface Draft {
   uri: string;
   dpi: string;
   darkness: string;
+  /** '' = the printer's own setting. */
+  mediaType: '' | NonNullable<PrinterInput['mediaType']>;
+  printSpeed: string;
+  printMode: '' | NonNullable<PrinterInput['printMode']>;
 }
 
-const EMPTY: Draft = { name: '', uri: '', dpi: '', darkness: '' };
+const EMPTY: Draft = {
+  name: '',
+  uri: '',
+  dpi: '',
+  darkness: '',
+  mediaType: '',
+  printSpeed: '',
+  printMode: '',
+};
+
+const MEDIA_TYPES: [NonNullable<PrinterInput['mediaType']>, string][] = [
+  ['gap', 'Labels with gaps (die-cut)'],
+  ['mark', 'Labels with a black mark'],
+  ['continuous', 'Continuous'],
+];
+const PRINT_MODES: [NonNullable<PrinterInput['printMode']>, string][] = [
+  ['tear-off', 'Tear-off'],
+  ['peel', 'Peel-off'],
+  ['cutter', 'Cutter'],
+  ['rewind', 'Rewind'],
+];
 
 const toDraft = (p: PrinterView): Draft => ({
   id: p.id,
@@ -22,9 +49,12 @@ const toDraft = (p: PrinterView): Draft => ({
   // A detected dpi stays the printer's to report: only a dpi a person set is shown as typed in.
   dpi: p.dpi && p.dpiSource === 'set' ? String(p.dpi) : '',
   darkness: p.darkness === null ? '' : String(p.darkness),
+  mediaType: p.mediaType ?? '',
+  printSpeed: p.printSpeed == null ? '' : String(p.printSpeed),
+  printMode: p.printMode ?? '',
 });
 
-type DraftField = 'name' | 'uri' | 'dpi' | 'darkness';
+type DraftField = 'name' | 'uri' | 'dpi' | 'darkness' | 'mediaType' | 'printSpeed' | 'printMode';
 
 const whole = (text: string) => /^\d+$/.test(text.trim());
 
@@ -47,18 +77,41 @@ export function draftProblems(d: Draft): Partial<Record<DraftField, string>> {
     problems.darkness =
       "Darkness: type a whole number from 0 to 30, or leave it empty for the printer's own.";
   }
+  const speed = d.printSpeed.trim();
+  if (speed && (!whole(speed) || Number(speed) < 1 || Number(speed) > 14)) {
+    problems.printSpeed =
+      "Print speed: type whole inches per second from 1 to 14, or leave it empty for the printer's own.";
+  }
   return problems;
 }
 
-/** The form's text → the request; blank dpi or darkness means "ask the printer" / "leave it". */
+/**
+ * The form's text → the request; blank dpi means "ask the printer", a blank printer setting (darkness, media,
+ * speed, mode) "the printer's own" (null: nothing is sent for it).
+ */
 export function draftToInput(d: Draft): PrinterInput {
   return {
     ...(d.id ? { id: d.id } : {}),
     name: d.name.trim(),
     uri: d.uri.trim(),
     ...(d.dpi.trim() ? { dpi: Number(d.dpi) } : {}),
-    ...(d.darkness.trim() ? { darkness: Number(d.darkness) } : {}),
+    darkness: d.darkness.trim() ? Number(d.darkness) : null,
+    mediaType: d.mediaType || null,
+    printSpeed: d.printSpeed.trim() ? Number(d.printSpeed) : null,
+    printMode: d.printMode || null,
   };
+}
+
+/** The printer settings the profile sends, in words for the list. */
+function settingsWords(p: PrinterView): string {
+  const words: string[] = [];
+  if (p.darkness !== null) words.push(`darkness ${p.darkness}`);
+  const media = MEDIA_TYPES.find(([v]) => v === p.mediaType)?.[1];
+  if (media) words.push(media.toLowerCase());
+  if (p.printSpeed != null) words.push(`${p.printSpeed} in/s`);
+  const mode = PRINT_MODES.find(([v]) => v === p.printMode)?.[1];
+  if (mode) words.push(mode.toLowerCase());
+  return words.map((w) => ` · ${w}`).join('');
 }
 
 export function PrintersCard({ highlight }: { highlight: boolean }) {
@@ -69,6 +122,7 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
   const discoverProblems = usePrinters((s) => s.discoverProblems);
   const discovering = usePrinters((s) => s.discovering);
   const error = usePrinters((s) => s.error);
+  const calibrations = usePrinters((s) => s.calibrations);
   const defaultPrinter = useConnection((s) => s.settings?.defaultPrinter ?? null);
   const [draft, setDraft] = useState<Draft | null>(null);
   // Problems show once Save was pressed, then follow the typing.
@@ -91,7 +145,7 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
     if (!draft) return;
     setChecked(true);
     const problems = draftProblems(draft);
-    const first = (['name', 'uri', 'dpi', 'darkness'] as const).find((f) => problems[f]);
+    const first = (['name', 'uri', 'dpi', 'darkness', 'printSpeed'] as const).find((f) => problems[f]);
     if (first) {
       window.document.getElementById(`printer-${first}`)?.focus();
       return;
@@ -141,11 +195,17 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
                 <div className="muted small">
                   {p.kind} · <span className="mono">{p.uri}</span>
                   {p.dpi ? ` · ${p.dpi} dpi ${p.dpiSource === 'set' ? 'set' : 'detected'}` : ''}
-                  {p.darkness !== null ? ` · darkness ${p.darkness}` : ''} ·{' '}
-                  {p.language === 'zpl' ? 'ZPL' : 'PDF'}
+                  {settingsWords(p)} · {p.language === 'zpl' ? 'ZPL' : 'PDF'}
                 </div>
                 {statuses[p.id] && statuses[p.id]!.state !== 'ready' && (
                   <div className="small">{statuses[p.id]!.message}</div>
+                )}
+                {calibrations[p.id] && (
+                  <div className="small" role="status" aria-label={`Calibration of ${p.name}`}>
+                    {calibrations[p.id] === 'calibrating'
+                      ? 'Calibrating: the printer feeds a few labels to measure them…'
+                      : (calibrations[p.id] as { message: string }).message}
+                  </div>
                 )}
               </div>
               <StatusPill status={statuses[p.id]} />
@@ -157,6 +217,18 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
               >
                 Edit
               </button>
+              {p.language === 'zpl' && (
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-small"
+                  aria-label={`Calibrate ${p.name}`}
+                  title="The printer feeds a few labels to measure their length and set its media sensor"
+                  disabled={calibrations[p.id] === 'calibrating'}
+                  onClick={() => void printers.getState().calibrate(p.id)}
+                >
+                  Calibrate
+                </button>
+              )}
               {removing === p.id ? (
                 <span className="confirm" role="group" aria-label={`Remove ${p.name}?`}>
                   <span className="small">Remove?</span>
@@ -316,6 +388,33 @@ function PrinterForm({
           <span className="field-label">Darkness (0–30)</span>
           <input {...wire('darkness')} inputMode="numeric" placeholder="Printer’s own" />
           {problem('darkness')}
+        </label>
+        <label className={cls('mediaType')}>
+          <span className="field-label">Media type</span>
+          <select {...wire('mediaType')}>
+            <option value="">Printer’s own</option>
+            {MEDIA_TYPES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className={cls('printSpeed')}>
+          <span className="field-label">Print speed (in/s, 1–14)</span>
+          <input {...wire('printSpeed')} inputMode="numeric" placeholder="Printer’s own" />
+          {problem('printSpeed')}
+        </label>
+        <label className={cls('printMode')}>
+          <span className="field-label">Print mode</span>
+          <select {...wire('printMode')}>
+            <option value="">Printer’s own</option>
+            {PRINT_MODES.map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
         </label>
       </div>
       <div className="row">
