@@ -16,6 +16,8 @@ import { assertNever } from '../../src/base/assert-never';
 import type {
   CalibrationView,
   DiscoveredPrinterView,
+  NetworkScanProgress,
+  NetworkScanView,
   PrinterInput,
   PrinterStatusView,
   PrinterView,
@@ -31,6 +33,13 @@ import {
 import { createProfileStore } from '../../src/node/printers/profile-store';
 import { discoverPrinters, type DiscoveryOptions } from '../../src/node/printers/discovery';
 import { printLanguage } from '../../src/node/printers/language';
+import {
+  localScanRanges,
+  MAX_SCAN_HOSTS,
+  parseScanRange,
+  scanNetwork,
+  ScanRangeError,
+} from '../../src/node/printers/discovery-network';
 import { jsonFile } from '../../src/node/files/json-file';
 import { checkFilePrinterPath } from './file-printer-folder';
 
@@ -50,6 +59,12 @@ export interface AppPrinters {
   /** The dpi its profile holds (never asks the printer). */
   profileDpi(printer: PrinterView): Promise<number | undefined>;
   discover(): Promise<{ found: DiscoveredPrinterView[]; problems: string[] }>;
+  /** See the `printers.scanNetwork` channel. */
+  scanNetwork(
+    request: { range?: string; port?: number },
+    onProgress: (progress: NetworkScanProgress) => void,
+  ): Promise<NetworkScanView>;
+  cancelScan(): boolean;
   /** Sends `~JC` (the printer measures its labels and sets its sensors), then asks its status. */
   calibrate(id: string): Promise<CalibrationView>;
 }
@@ -127,6 +142,33 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
     await profiles.put(
       current ? withDetectedDpi(current, dpi) : defaultProfile(printer.uri, printer.name, dpi, 'detected'),
     );
+  };
+
+  let scanning: AbortController | undefined;
+
+  const scanHosts = (range: string | undefined): string[] => {
+    const ranges = range
+      ? range
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean)
+      : localScanRanges();
+    if (ranges.length === 0) {
+      throw new IpcError(
+        'invalid',
+        'Addresses: this computer has no private network address to scan around; type a range such as 192.168.1.0/24.',
+        'range',
+      );
+    }
+    try {
+      const hosts = [...new Set(ranges.flatMap(parseScanRange))];
+      if (hosts.length > MAX_SCAN_HOSTS)
+        throw new ScanRangeError(`${hosts.length} addresses: scan at most ${MAX_SCAN_HOSTS} at once`);
+      return hosts;
+    } catch (e) {
+      if (e instanceof ScanRangeError) throw new IpcError('invalid', `Addresses: ${e.message}`, 'range');
+      throw e;
+    }
   };
 
   const view = async (p: ConfiguredPrinter): Promise<PrinterView> => {
@@ -282,6 +324,37 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
       });
       if (setup.save) await profiles.put(setup.save);
       return setup;
+    },
+    async scanNetwork(request, onProgress) {
+      if (scanning) throw new IpcError('conflict', 'A network scan is already under way: stop it first.');
+      const hosts = scanHosts(request.range);
+      const controller = (scanning = new AbortController());
+      try {
+        const result = await scanNetwork({
+          hosts,
+          ...(request.port ? { port: request.port } : {}),
+          signal: controller.signal,
+          onProgress,
+        });
+        return {
+          printers: result.printers.map((p) => ({
+            uri: p.uri,
+            name: `${p.model} (${p.dpi} dpi) at ${p.host}`,
+            source: 'network',
+          })),
+          probed: result.probed,
+          total: result.total,
+          found: result.printers.length,
+          stopped: result.stopped,
+        };
+      } finally {
+        scanning = undefined;
+      }
+    },
+    cancelScan() {
+      if (!scanning) return false;
+      scanning.abort();
+      return true;
     },
     async calibrate(id) {
       const printer = await find(id);

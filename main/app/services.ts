@@ -241,6 +241,15 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       return { removed };
     },
     'printers.discover': () => printers.discover(),
+    'printers.scanNetwork': (request) =>
+      printers.scanNetwork(
+        {
+          ...(request.range ? { range: request.range } : {}),
+          ...(request.port ? { port: request.port } : {}),
+        },
+        (progress) => emit({ kind: 'network-scan', progress }),
+      ),
+    'printers.cancelScan': async () => ({ cancelled: printers.cancelScan() }),
     'printers.calibrate': async ({ id }) => {
       if (isSitePrinterId(id))
         throw new IpcError('invalid', "A site server's printer is calibrated at the site.", null);

@@ -344,6 +344,19 @@ export interface DiscoveredPrinterView {
   source: string;
 }
 
+/** How far a network scan is. */
+export interface NetworkScanProgress {
+  probed: number;
+  total: number;
+  found: number;
+}
+
+/** A network scan's end: the printers that answered, and why it stopped early (a cancel, its time budget). */
+export interface NetworkScanView extends NetworkScanProgress {
+  printers: DiscoveredPrinterView[];
+  stopped: 'cancelled' | 'budget' | null;
+}
+
 export interface BatchProblemView {
   /** Which data record (1 = the first after the header). */
   record: number;
@@ -432,6 +445,7 @@ export interface SiteJobView {
 export type AppEvent =
   | { kind: 'job'; job: JobView; etaSeconds: number | null; message: string | null }
   | { kind: 'printer-status'; status: PrinterStatusView }
+  | { kind: 'network-scan'; progress: NetworkScanProgress }
   | { kind: 'connection'; status: ConnectionStatus };
 
 // ---------------------------------------------------------------- the channel map
@@ -563,6 +577,19 @@ export const CHANNELS = {
   'printers.save': channel<PrinterView>()(PrinterInputSchema),
   'printers.remove': channel<{ removed: boolean }>()(z.strictObject({ id: printerId })),
   'printers.discover': channel<{ found: DiscoveredPrinterView[]; problems: string[] }>()(none),
+  /**
+   * Probes port `port` (9100) of the addresses in `range` (`192.168.1.0/24`, `10.0.0.5`; several with commas),
+   * else the /24 around each private address of this computer, and asks each answering printer its model and
+   * dpi. Progress arrives as `network-scan` events; one scan at a time.
+   */
+  'printers.scanNetwork': channel<NetworkScanView>()(
+    z.strictObject({
+      range: z.string().trim().max(500).optional(),
+      port: z.number().int().min(1).max(65535).optional(),
+    }),
+  ),
+  /** Stops the scan under way (its answer lists what it found so far). */
+  'printers.cancelScan': channel<{ cancelled: boolean }>()(none),
   /** Makes the printer measure its labels (ZPL `~JC`), then reports its status. */
   'printers.calibrate': channel<CalibrationView>()(z.strictObject({ id: printerId })),
 

@@ -138,3 +138,38 @@ test('media type, print speed and print mode set on the printer reach it with ev
   await expect(form).toHaveCount(0);
   await expect(row).not.toContainText('in/s');
 });
+
+test('Scan network finds the printers of a range on loopback with model and dpi, and adds one in a click', async ({
+  page,
+}) => {
+  // Loopback only: printers at 127.0.0.2 and 127.0.0.3 on one port.
+  const a = await startZebraEmulator({ dpi: 203, host: '127.0.0.2' });
+  const b = await startZebraEmulator({ dpi: 300, host: '127.0.0.3', port: a.port });
+  try {
+    await page.getByRole('link', { name: /Printers & Settings/ }).click();
+    await page.getByRole('button', { name: 'Scan network' }).click();
+    const form = page.getByRole('form', { name: 'Scan network' });
+    await form.getByLabel('Addresses').fill('127.0.0.0/16');
+    await form.getByLabel('Port').fill(String(a.port));
+    await form.getByRole('button', { name: 'Scan', exact: true }).click();
+    await expect(form.getByText(/Addresses: 127\.0\.0\.0\/16 holds 65536 addresses/)).toBeVisible();
+
+    await form.getByLabel('Addresses').fill('127.0.0.0/29');
+    await form.getByRole('button', { name: 'Scan', exact: true }).click();
+    const result = form.getByRole('status', { name: 'Network scan result' });
+    await expect(result).toContainText('Scanned 6 addresses. 2 printers found.', { timeout: 30_000 });
+    await expect(result).toContainText('ZD421-300dpi (300 dpi) at 127.0.0.3');
+    await result.getByRole('button', { name: 'Add ZD421-203dpi (203 dpi) at 127.0.0.2' }).click();
+    const add = page.getByRole('form', { name: 'Add printer' });
+    await expect(add.getByLabel('Address (URI)')).toHaveValue(`tcp://127.0.0.2:${a.port}`);
+    await add.getByRole('button', { name: 'Save printer' }).click();
+    await expect(add).toHaveCount(0);
+    // In the printers list: a network printer at that address, under the scanned name.
+    await expect(page.getByRole('listitem').filter({ hasText: `Network 127.0.0.2:${a.port}` })).toContainText(
+      'ZD421-203dpi (203 dpi) at 127.0.0.2',
+    );
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});

@@ -121,6 +121,9 @@ export function applyEvent(stores: Stores, event: AppEvent): void {
     case 'printer-status':
       stores.printers.getState().applyStatus(event.status);
       return;
+    case 'network-scan':
+      stores.printers.getState().applyScanProgress(event.progress);
+      return;
     case 'connection':
       stores.connection.getState().applyStatus(event.status);
       return;

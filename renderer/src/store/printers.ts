@@ -7,6 +7,8 @@ import { createStore } from 'zustand/vanilla';
 import type {
   CalibrationView,
   DiscoveredPrinterView,
+  NetworkScanProgress,
+  NetworkScanView,
   LabelDeskApi,
   PrinterInput,
   PrinterStatusView,
@@ -37,6 +39,13 @@ export interface PrintersState {
   /** Removes a printer; once it is gone from the list its status is dropped and `onRemoved` is told. */
   remove(id: string): Promise<boolean>;
   discover(): Promise<void>;
+  /** A network scan under way (its progress), or null. */
+  scan: NetworkScanProgress | null;
+  /** The last network scan's end, or null. */
+  scanned: NetworkScanView | null;
+  scanNetwork(range: string, port: number | undefined): Promise<void>;
+  applyScanProgress(progress: NetworkScanProgress): void;
+  cancelScan(): Promise<void>;
   /** The last calibration of each printer (`calibrating`: under way). */
   calibrations: Record<string, CalibrationView | 'calibrating'>;
   calibrate(id: string): Promise<void>;
@@ -66,6 +75,8 @@ export function createPrintersStore(
     discovering: false,
     error: null,
     calibrations: {},
+    scan: null,
+    scanned: null,
 
     load: async () => {
       void get().loadSite();
@@ -139,6 +150,30 @@ export function createPrintersStore(
         set({ error: toUserError(e) });
       } finally {
         set({ discovering: false });
+      }
+    },
+    scanNetwork: async (range, port) => {
+      set({ scan: { probed: 0, total: 0, found: 0 }, scanned: null, error: null });
+      try {
+        const scanned = await api.invoke('printers.scanNetwork', {
+          ...(range.trim() ? { range: range.trim() } : {}),
+          ...(port ? { port } : {}),
+        });
+        set({ scanned });
+      } catch (e) {
+        set({ error: toUserError(e) });
+      } finally {
+        set({ scan: null });
+      }
+    },
+    applyScanProgress: (progress) => {
+      if (get().scan) set({ scan: progress });
+    },
+    cancelScan: async () => {
+      try {
+        await api.invoke('printers.cancelScan', {});
+      } catch (e) {
+        set({ error: toUserError(e) });
       }
     },
     calibrate: async (id) => {

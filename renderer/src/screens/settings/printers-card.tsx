@@ -3,7 +3,12 @@
  * calibrate, remove, discover.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import type { PrinterInput, PrinterView } from '../../../../src/ipc/contract';
+import type {
+  NetworkScanProgress,
+  NetworkScanView,
+  PrinterInput,
+  PrinterView,
+} from '../../../../src/ipc/contract';
 import { ErrorNotice } from '../../components/error-notice';
 import { StatusPill } from '../../components/status-pill';
 import { useConnection, usePrinters, useStores } from '../../store/stores-context';
@@ -134,6 +139,10 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
   const [removing, setRemoving] = useState<string | null>(null);
   // Whether Discover has been asked in this visit: only then does an empty result say "No printers found".
   const [looked, setLooked] = useState(false);
+  // The network scan panel: open once "Scan network" is pressed.
+  const [scanOpen, setScanOpen] = useState(false);
+  const scan = usePrinters((s) => s.scan);
+  const scanned = usePrinters((s) => s.scanned);
 
   useEffect(
     () => printers.getState().watch(() => printers.getState().printers.map((p) => p.id), 4000),
@@ -176,11 +185,32 @@ export function PrintersCard({ highlight }: { highlight: boolean }) {
         >
           {discovering ? 'Looking…' : 'Discover'}
         </button>
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          aria-expanded={scanOpen}
+          onClick={() => setScanOpen(true)}
+        >
+          Scan network
+        </button>
         <button type="button" className="btn btn-primary btn-small" onClick={() => open({ ...EMPTY })}>
           Add printer
         </button>
       </div>
-      {error && !(draft && error.field === 'uri') && <ErrorNotice error={error} />}
+      {scanOpen && (
+        <NetworkScan
+          scan={scan}
+          scanned={scanned}
+          problem={error?.field === 'range' ? error.message : null}
+          onScan={(range, port) => void printers.getState().scanNetwork(range, port)}
+          onCancel={() => void printers.getState().cancelScan()}
+          onAdd={(name, uri) => open({ ...EMPTY, name, uri })}
+          onClose={() => setScanOpen(false)}
+        />
+      )}
+      {error && !(draft && error.field === 'uri') && !(scanOpen && error.field === 'range') && (
+        <ErrorNotice error={error} />
+      )}
       {list.length === 0 ? (
         <p className="muted empty">
           No printers yet. Add one by its address, or let LabelDesk discover them.
@@ -423,6 +453,132 @@ function PrinterForm({
         </button>
         <button type="button" className="btn btn-secondary" onClick={onCancel}>
           Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * "Scan network": port 9100 of this computer's network (or the addresses typed), with progress and a Stop; each
+ * printer that answers is listed with its model and dpi, to add in one click.
+ */
+function NetworkScan({
+  scan,
+  scanned,
+  problem,
+  onScan,
+  onCancel,
+  onAdd,
+  onClose,
+}: {
+  scan: NetworkScanProgress | null;
+  scanned: NetworkScanView | null;
+  problem: string | null;
+  onScan(range: string, port: number | undefined): void;
+  onCancel(): void;
+  onAdd(name: string, uri: string): void;
+  onClose(): void;
+}) {
+  const [range, setRange] = useState('');
+  const [port, setPort] = useState('9100');
+  const portNumber = /^\d{1,5}$/.test(port.trim()) ? Number(port) : NaN;
+  const portProblem =
+    portNumber >= 1 && portNumber <= 65535
+      ? null
+      : 'Port: type a whole number from 1 to 65535, such as 9100.';
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (scan || portProblem) return;
+    onScan(range, portNumber);
+  };
+  return (
+    <form className="printer-form" aria-label="Scan network" onSubmit={submit} noValidate>
+      <h3>Scan the network for printers</h3>
+      <div className="grid-2">
+        <label className={`field${problem ? ' field-invalid' : ''}`}>
+          <span className="field-label">Addresses</span>
+          <input
+            id="scan-range"
+            className="mono"
+            value={range}
+            placeholder="This computer’s network"
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? 'scan-range-problem' : undefined}
+            onChange={(e) => setRange(e.target.value)}
+          />
+          {problem && (
+            <span className="field-problem" id="scan-range-problem">
+              {problem}
+            </span>
+          )}
+          <span className="field-hint">Empty: the /24 around this computer · 192.168.1.0/24 · 10.0.0.5</span>
+        </label>
+        <label className={`field${portProblem ? ' field-invalid' : ''}`}>
+          <span className="field-label">Port</span>
+          <input
+            value={port}
+            inputMode="numeric"
+            aria-invalid={portProblem ? true : undefined}
+            onChange={(e) => setPort(e.target.value)}
+          />
+          {portProblem && <span className="field-problem">{portProblem}</span>}
+        </label>
+      </div>
+      {scan && (
+        <div role="status" aria-label="Network scan progress">
+          <progress max={scan.total || 1} value={scan.probed} aria-label="Addresses scanned" />{' '}
+          <span className="small">
+            {scan.total
+              ? `Scanned ${scan.probed} of ${scan.total} addresses · ${scan.found} printer${scan.found === 1 ? '' : 's'} found`
+              : 'Starting…'}
+          </span>
+        </div>
+      )}
+      {scanned && !scan && (
+        <div role="status" aria-label="Network scan result">
+          <p className="small">
+            {scanned.stopped === 'cancelled'
+              ? `Stopped after ${scanned.probed} of ${scanned.total} addresses. `
+              : scanned.stopped === 'budget'
+                ? `Ran out of time after ${scanned.probed} of ${scanned.total} addresses. `
+                : `Scanned ${scanned.total} addresses. `}
+            {scanned.printers.length === 0
+              ? 'No printer answered on that port.'
+              : `${scanned.printers.length} printer${scanned.printers.length === 1 ? '' : 's'} found.`}
+          </p>
+          <ul className="printer-list">
+            {scanned.printers.map((d) => (
+              <li key={d.uri} className="printer-row">
+                <div className="printer-main">
+                  <strong>{d.name}</strong>
+                  <div className="muted small mono">{d.uri}</div>
+                </div>
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small"
+                  aria-label={`Add ${d.name}`}
+                  onClick={() => onAdd(d.name, d.uri)}
+                >
+                  Add
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <div className="row">
+        {scan ? (
+          <button type="button" className="btn btn-danger" onClick={onCancel}>
+            Stop scan
+          </button>
+        ) : (
+          <button type="submit" className="btn btn-primary">
+            Scan
+          </button>
+        )}
+        <button type="button" className="btn btn-secondary" onClick={onClose} disabled={scan !== null}>
+          Close
         </button>
       </div>
     </form>
