@@ -7,14 +7,17 @@
  */
 import { join } from 'node:path';
 import { PrintersFileSchema, type ConfiguredPrinter } from '../../src/printers/printers-file';
-import { formatPrinterUri, parsePrinterUri, type PrinterUri } from '../../src/printers/uri';
-import { defaultProfile, knownDpi, withDetectedDpi } from '../../src/printers/profiles';
+import { formatPrinterUri, parsePrinterUri, PrinterUriError, type PrinterUri } from '../../src/printers/uri';
+import { defaultProfile, knownDpi, withDetectedDpi, type PrinterProfile } from '../../src/printers/profiles';
 import { queryDpi, queryStatus } from '../../src/printers/query';
 import type { PrinterStatus } from '../../src/printers/status';
 import { PrinterError, type PrinterTransport } from '../../src/printers/transport';
 import { assertNever } from '../../src/base/assert-never';
 import type {
+  CalibrationView,
   DiscoveredPrinterView,
+  NetworkScanProgress,
+  NetworkScanView,
   PrinterInput,
   PrinterStatusView,
   PrinterView,
@@ -30,6 +33,13 @@ import {
 import { createProfileStore } from '../../src/node/printers/profile-store';
 import { discoverPrinters, type DiscoveryOptions } from '../../src/node/printers/discovery';
 import { printLanguage } from '../../src/node/printers/language';
+import {
+  localScanRanges,
+  MAX_SCAN_HOSTS,
+  parseScanRange,
+  scanNetwork,
+  ScanRangeError,
+} from '../../src/node/printers/discovery-network';
 import { jsonFile } from '../../src/node/files/json-file';
 import { checkFilePrinterPath } from './file-printer-folder';
 
@@ -49,7 +59,18 @@ export interface AppPrinters {
   /** The dpi its profile holds (never asks the printer). */
   profileDpi(printer: PrinterView): Promise<number | undefined>;
   discover(): Promise<{ found: DiscoveredPrinterView[]; problems: string[] }>;
+  /** See the `printers.scanNetwork` channel. */
+  scanNetwork(
+    request: { range?: string; port?: number },
+    onProgress: (progress: NetworkScanProgress) => void,
+  ): Promise<NetworkScanView>;
+  cancelScan(): boolean;
+  /** Sends `~JC` (the printer measures its labels and sets its sensors), then asks its status. */
+  calibrate(id: string): Promise<CalibrationView>;
 }
+
+/** Longest wait for the status after `~JC`: the printer feeds a few labels while it measures. */
+const CALIBRATION_STATUS_TIMEOUT_MS = 15_000;
 
 export function describeUri(uri: PrinterUri): string {
   switch (uri.scheme) {
@@ -123,6 +144,33 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
     );
   };
 
+  let scanning: AbortController | undefined;
+
+  const scanHosts = (range: string | undefined): string[] => {
+    const ranges = range
+      ? range
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean)
+      : localScanRanges();
+    if (ranges.length === 0) {
+      throw new IpcError(
+        'invalid',
+        'Addresses: this computer has no private network address to scan around; type a range such as 192.168.1.0/24.',
+        'range',
+      );
+    }
+    try {
+      const hosts = [...new Set(ranges.flatMap(parseScanRange))];
+      if (hosts.length > MAX_SCAN_HOSTS)
+        throw new ScanRangeError(`${hosts.length} addresses: scan at most ${MAX_SCAN_HOSTS} at once`);
+      return hosts;
+    } catch (e) {
+      if (e instanceof ScanRangeError) throw new IpcError('invalid', `Addresses: ${e.message}`, 'range');
+      throw e;
+    }
+  };
+
   const view = async (p: ConfiguredPrinter): Promise<PrinterView> => {
     const uri = parsePrinterUri(p.uri);
     const profile = await profiles.get(p.uri);
@@ -134,6 +182,9 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
       dpi: knownDpi(profile) ?? null,
       dpiSource: profile && profile.dpiSource !== 'assumed' ? profile.dpiSource : null,
       darkness: profile?.darkness ?? null,
+      mediaType: profile?.mediaType ?? null,
+      printSpeed: profile?.printSpeed ?? null,
+      printMode: profile?.printMode ?? null,
       language: await printLanguage(uri),
     };
   };
@@ -152,18 +203,32 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
 
   const saveProfile = async (uri: string, name: string, input: PrinterInput) => {
     const current = await profiles.get(uri);
-    if (input.dpi === undefined && input.darkness === undefined && !current) return;
+    const said = (['dpi', 'darkness', 'mediaType', 'printSpeed', 'printMode'] as const).some(
+      (k) => input[k] !== undefined && input[k] !== null,
+    );
+    if (!said && !current) return;
     // Without a dpi from the person, nobody has said it yet: `assumed` until the printer answers.
     const base =
       current ?? defaultProfile(uri, name, input.dpi ?? FALLBACK_DPI, input.dpi ? 'set' : 'assumed');
     const dpi = input.dpi ?? base.dpi;
     const resized = dpi === base.dpi ? base : defaultProfile(uri, name, dpi, 'set');
-    await profiles.put({
+    const next: PrinterProfile = {
       ...resized,
       name,
       dpiSource: input.dpi !== undefined ? 'set' : base.dpiSource,
-      ...(input.darkness !== undefined ? { darkness: input.darkness } : {}),
-    });
+    };
+    // Each printer setting: a value sets it, null gives it back to the printer, omitted keeps it.
+    const settle = <K extends 'darkness' | 'mediaType' | 'printSpeed' | 'printMode'>(key: K) => {
+      const value = input[key];
+      if (value === null) delete next[key];
+      else if (value !== undefined) next[key] = value as PrinterProfile[K];
+      else if (resized !== current && current?.[key] !== undefined) next[key] = current[key];
+    };
+    settle('darkness');
+    settle('mediaType');
+    settle('printSpeed');
+    settle('printMode');
+    await profiles.put(next);
   };
 
   return {
@@ -176,7 +241,8 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
         parsed = parsePrinterUri(input.uri);
         uri = formatPrinterUri(parsed);
       } catch (e) {
-        throw new IpcError('invalid', `Printer address: ${(e as Error).message}`, 'uri');
+        const problem = e instanceof PrinterUriError ? e.problem : (e as Error).message;
+        throw new IpcError('invalid', `Printer address: ${problem}`, 'uri');
       }
       // Through the contract a file printer could overwrite any file: only inside the folder the user chose.
       if (parsed.scheme === 'file') {
@@ -258,6 +324,76 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
       });
       if (setup.save) await profiles.put(setup.save);
       return setup;
+    },
+    async scanNetwork(request, onProgress) {
+      if (scanning) throw new IpcError('conflict', 'A network scan is already under way: stop it first.');
+      const hosts = scanHosts(request.range);
+      const controller = (scanning = new AbortController());
+      try {
+        const result = await scanNetwork({
+          hosts,
+          ...(request.port ? { port: request.port } : {}),
+          signal: controller.signal,
+          onProgress,
+        });
+        return {
+          printers: result.printers.map((p) => ({
+            uri: p.uri,
+            name: `${p.model} (${p.dpi} dpi) at ${p.host}`,
+            source: 'network',
+          })),
+          probed: result.probed,
+          total: result.total,
+          found: result.printers.length,
+          stopped: result.stopped,
+        };
+      } finally {
+        scanning = undefined;
+      }
+    },
+    cancelScan() {
+      if (!scanning) return false;
+      scanning.abort();
+      return true;
+    },
+    async calibrate(id) {
+      const printer = await find(id);
+      const language = await printLanguage(parsePrinterUri(printer.uri));
+      const transport = await createStatusTransport(printer.uri);
+      if (language !== 'zpl' || !transport.capabilities.status) {
+        throw new IpcError(
+          'invalid',
+          `${printer.name} cannot be calibrated from LabelDesk (${describeUri(parsePrinterUri(printer.uri))} does not answer): use the calibrate button or menu on the printer.`,
+        );
+      }
+      const checkedAt = () => new Date().toISOString();
+      try {
+        await transport.open({ timeoutMs: 3000 });
+        await transport.write('~JC', { timeoutMs: 5000 });
+        // The printer feeds labels while it measures them; its status then says whether it found them.
+        const status = await queryStatus(transport, { timeoutMs: CALIBRATION_STATUS_TIMEOUT_MS });
+        const ok = status.state === 'ready';
+        const said = statusMessage(status);
+        return {
+          printer: id,
+          ok,
+          message: ok
+            ? `${printer.name} measured its labels and is ready.`
+            : `${printer.name} was asked to calibrate, but it says: ${said}.`,
+          status: { printer: id, state: status.state, message: said, checkedAt: checkedAt() },
+        };
+      } catch (e) {
+        if (!(e instanceof PrinterError)) throw e;
+        const message = `Offline: ${e.message}`;
+        return {
+          printer: id,
+          ok: false,
+          message: `${printer.name} could not be calibrated: ${e.message}`,
+          status: { printer: id, state: 'offline', message, checkedAt: checkedAt() },
+        };
+      } finally {
+        await transport.close().catch(() => undefined);
+      }
     },
     async discover() {
       // The configured network printers are already in the list: Discover looks at this computer.

@@ -219,14 +219,51 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       if (before?.state !== status.state) emit({ kind: 'printer-status', status });
       return status;
     },
-    'printers.save': (input) => printers.save(input),
+    'printers.save': async (input) => {
+      const saved = await printers.save(input);
+      // The first printer added becomes the default (as it is the only one, nothing else could be).
+      const { defaultPrinter } = await settings.get();
+      const list = await printers.list();
+      if (list.length === 1 && defaultPrinter !== saved.id)
+        await settings.update({ defaultPrinter: saved.id });
+      return saved;
+    },
     'printers.remove': async ({ id }) => {
       const removed = await printers.remove(id);
-      if ((await settings.get()).defaultPrinter === id) await settings.update({ defaultPrinter: null });
+      const { defaultPrinter, lastPrinter } = await settings.get();
+      if (defaultPrinter === id) {
+        // Another one takes its place: the printer last chosen on the Print screen, else the first listed.
+        const list = await printers.list();
+        const next = list.find((p) => p.id === lastPrinter) ?? list[0];
+        await settings.update({ defaultPrinter: next?.id ?? null });
+      }
       lastStatus.delete(id);
       return { removed };
     },
     'printers.discover': () => printers.discover(),
+    'printers.scanNetwork': (request) =>
+      printers.scanNetwork(
+        {
+          ...(request.range ? { range: request.range } : {}),
+          ...(request.port ? { port: request.port } : {}),
+        },
+        (progress) => emit({ kind: 'network-scan', progress }),
+      ),
+    'printers.cancelScan': async () => ({ cancelled: printers.cancelScan() }),
+    'printers.calibrate': async ({ id }) => {
+      if (isSitePrinterId(id))
+        throw new IpcError('invalid', "A site server's printer is calibrated at the site.", null);
+      // One data channel: a printer that is printing is calibrated once its job is done.
+      const busy = jobs.printerStatus(id);
+      if (busy) {
+        const { name } = await printers.get(id);
+        throw new IpcError('conflict', `${name} is printing: calibrate it once the job is done.`);
+      }
+      const result = await printers.calibrate(id);
+      lastStatus.set(id, result.status);
+      emit({ kind: 'printer-status', status: result.status });
+      return result;
+    },
 
     'batch.plan': (input) => jobs.planBatch(input),
     'batch.start': async ({ printer, skipInvalid, ...input }) =>

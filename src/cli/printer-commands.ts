@@ -2,6 +2,16 @@
 import { resolve as resolvePath } from 'node:path';
 import { assertNever } from '../base/assert-never';
 import { discoverPrinters, type DiscoveredPrinter } from '../node/printers/discovery';
+import {
+  localScanRanges,
+  MAX_SCAN_HOSTS,
+  parseScanRange,
+  SCAN_DEFAULTS,
+  scanNetwork,
+  ScanRangeError,
+  type NetworkPrinterScanned,
+  type NetworkScanResult,
+} from '../node/printers/discovery-network';
 import { createStatusTransport } from '../node/printers/open-transport';
 import { queryDpi, queryIdentity, queryStatus, type DpiResult } from '../printers/query';
 import type { HostIdentification, PrinterStatus } from '../printers/status';
@@ -16,7 +26,7 @@ function childEnv(io: CliIo): Record<string, string | undefined> {
   return { ...process.env, ...io.env };
 }
 
-export const PRINTERS_HELP = `Usage: labeldesk printers [--json] [--printers FILE]
+export const PRINTERS_HELP = `Usage: labeldesk printers [discover] [--json] [--printers FILE] [--network [RANGE]]
 
 Lists USB printers, serial ports, CUPS queues and the network printers of a printers file, each with the
 URI to print to. ZPL column: yes = takes raw ZPL, ? = unknown until tried. A source that cannot be listed
@@ -24,31 +34,116 @@ URI to print to. ZPL column: yes = takes raw ZPL, ? = unknown until tried. A sou
 is still 0.
 
   --printers FILE   configured printers: [{"id":7,"uri":"tcp://10.0.0.5:9100","name":"Dock 7"}]
+  --network [RANGE] also look for printers on the network: port 9100 of every address in RANGE (such as
+                    192.168.1.0/24 or 10.0.0.5; several with commas; at most ${MAX_SCAN_HOSTS} addresses), each
+                    one that answers asked its model and dpi. Without RANGE: the /24 around each private address
+                    of this computer. At most ${SCAN_DEFAULTS.budgetMs / 1000} s; Ctrl-C stops it and lists what it found.
+  --port N          the port --network probes (default ${SCAN_DEFAULTS.port})
   --json            machine-readable output
 `;
 
+/** `--network` alone (the computer's own subnets) or `--network RANGE`: taken out of the arguments. */
+function takeNetwork(args: string[]): { rest: string[]; network: string | true | undefined } {
+  const rest = args[0] === 'discover' ? args.slice(1) : [...args];
+  const at = rest.findIndex((a) => a === '--network' || a.startsWith('--network='));
+  if (at < 0) return { rest, network: undefined };
+  const arg = rest[at]!;
+  if (arg.startsWith('--network=')) {
+    rest.splice(at, 1);
+    return { rest, network: arg.slice('--network='.length) };
+  }
+  const value = rest[at + 1];
+  if (value !== undefined && !value.startsWith('-')) {
+    rest.splice(at, 2);
+    return { rest, network: value };
+  }
+  rest.splice(at, 1);
+  return { rest, network: true };
+}
+
+function scanHosts(network: string | true): string[] {
+  const ranges = network === true ? localScanRanges() : network.split(',').filter(Boolean);
+  if (ranges.length === 0) {
+    throw new CliError(
+      network === true
+        ? 'This computer has no private network address to scan around: name a range, such as --network 192.168.1.0/24.'
+        : '--network: name a range, such as 192.168.1.0/24',
+    );
+  }
+  try {
+    const hosts = [...new Set(ranges.flatMap(parseScanRange))];
+    if (hosts.length > MAX_SCAN_HOSTS)
+      throw new ScanRangeError(`${hosts.length} addresses: scan at most ${MAX_SCAN_HOSTS} at once`);
+    return hosts;
+  } catch (e) {
+    if (e instanceof ScanRangeError) throw new UsageError(`--network: ${e.message}`);
+    throw e;
+  }
+}
+
+async function scan(
+  network: string | true,
+  portText: string | undefined,
+  io: CliIo,
+): Promise<NetworkScanResult> {
+  if (portText !== undefined && (!/^\d{1,5}$/.test(portText) || +portText < 1 || +portText > 65535)) {
+    throw new UsageError(`--port: expected 1..65535, got "${portText}"`);
+  }
+  const hosts = scanHosts(network);
+  const port = portText === undefined ? SCAN_DEFAULTS.port : Number(portText);
+  io.stderr(`Scanning ${hosts.length} address${hosts.length === 1 ? '' : 'es'} on port ${port}…\n`);
+  const cancel = new AbortController();
+  const onInterrupt = () => cancel.abort();
+  process.once('SIGINT', onInterrupt);
+  try {
+    const result = await scanNetwork({ hosts, port, signal: cancel.signal });
+    if (result.stopped) {
+      io.stderr(
+        `warning: the network scan ${result.stopped === 'cancelled' ? 'was stopped' : `ran out of its ${SCAN_DEFAULTS.budgetMs / 1000} s`} after ${result.probed} of ${result.total} addresses\n`,
+      );
+    }
+    return result;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+  }
+}
+
 export async function printersCommand(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseOptions(args, { json: { type: 'boolean' }, printers: { type: 'string' } });
+  const { rest, network } = takeNetwork(args);
+  const { values } = parseOptions(rest, {
+    json: { type: 'boolean' },
+    printers: { type: 'string' },
+    port: { type: 'string' },
+  });
   if (values.help) {
     io.stdout(PRINTERS_HELP);
     return 0;
   }
+  if (values.port !== undefined && network === undefined) throw new UsageError('--port goes with --network');
   const printersFile = values.printers ? resolvePath(io.cwd, values.printers) : undefined;
-  const result = await discoverPrinters({ ...(printersFile ? { printersFile } : {}), env: childEnv(io) });
+  const [result, scanned] = await Promise.all([
+    discoverPrinters({ ...(printersFile ? { printersFile } : {}), env: childEnv(io) }),
+    network === undefined ? undefined : scan(network, values.port, io),
+  ]);
   // The file was asked for by name: a broken one is the user's mistake, not a source that is missing.
   const fileProblem = result.problems.find((p) => p.source === 'network');
   if (fileProblem) throw new CliError(`--printers: ${fileProblem.message}`);
   if (values.json) {
-    io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+    io.stdout(`${JSON.stringify(scanned ? { ...result, scanned } : result, null, 2)}\n`);
     return 0;
   }
-  if (result.printers.length === 0) io.stdout('No printers found.\n');
-  else printTable(io, result.printers);
+  const found = scanned?.printers ?? [];
+  if (result.printers.length === 0 && found.length === 0) io.stdout('No printers found.\n');
+  else printTable(io, result.printers, found);
   for (const p of result.problems) io.stderr(`warning: ${p.message}\n`);
   return 0;
 }
 
-function printTable(io: CliIo, printers: readonly DiscoveredPrinter[]): void {
+function printTable(
+  io: CliIo,
+  printers: readonly DiscoveredPrinter[],
+  scanned: readonly NetworkPrinterScanned[] = [],
+): void {
   const detail = (p: DiscoveredPrinter): string => {
     switch (p.kind) {
       case 'cups':
@@ -71,6 +166,9 @@ function printTable(io: CliIo, printers: readonly DiscoveredPrinter[]): void {
     p.name,
     detail(p),
   ]);
+  for (const p of scanned) {
+    rows.push([p.uri, 'network', 'yes', p.model, `${p.dpi} dpi, firmware ${p.firmware}, found by --network`]);
+  }
   const header = ['URI', 'KIND', 'ZPL', 'NAME', 'DETAILS'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   for (const row of [header, ...rows]) {

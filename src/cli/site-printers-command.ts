@@ -127,7 +127,7 @@ function describeProfile(p: PrinterProfile | undefined): string {
   if (p.darkness !== undefined) parts.push(`darkness ${p.darkness}`);
   parts.push(`width ${p.printWidthDots} dots`);
   if (p.offset.x || p.offset.y) parts.push(`offsets ${p.offset.x},${p.offset.y}`);
-  if (p.mediaType !== 'gap') parts.push(`media ${p.mediaType}`);
+  if (p.mediaType !== undefined && p.mediaType !== 'gap') parts.push(`media ${p.mediaType}`);
   if (p.thermalMode !== 'direct') parts.push('thermal transfer');
   return parts.join(', ');
 }

@@ -14,6 +14,7 @@ import { JOB_STATES, type LabelState } from '../jobs/model';
 import { formatMegabytes, WORKBOOK_LIMITS } from '../jobs/workbook-limits';
 import type { FieldProblem, WirePreviewScene } from './wire-scene';
 import type { PrinterState } from '../printers/status';
+import { MEDIA_TRACKING, PRINT_MODES, PRINT_SPEED_RANGE } from '../zpl/job';
 
 // ---------------------------------------------------------------- shared request pieces
 
@@ -119,7 +120,14 @@ export const PrinterInputSchema = z.strictObject({
   uri: z.string().trim().min(1).max(500),
   /** Dots per inch a person set; omitted: asked from the printer (or 203). */
   dpi: z.number().int().min(100).max(1200).optional(),
-  darkness: z.number().int().min(0).max(30).optional(),
+  /** `~SD` darkness; null: the printer's own; omitted: unchanged. */
+  darkness: z.number().int().min(0).max(30).nullable().optional(),
+  /** Media tracking sent with every job (`^MN`); null: the printer's own; omitted: unchanged. */
+  mediaType: z.enum(MEDIA_TRACKING).nullable().optional(),
+  /** Print speed in inches per second (`^PR`); null: the printer's own; omitted: unchanged. */
+  printSpeed: z.number().int().min(PRINT_SPEED_RANGE.min).max(PRINT_SPEED_RANGE.max).nullable().optional(),
+  /** What happens after each label (`^MM`); null: the printer's own; omitted: unchanged. */
+  printMode: z.enum(PRINT_MODES).nullable().optional(),
 });
 export type PrinterInput = z.infer<typeof PrinterInputSchema>;
 
@@ -329,6 +337,12 @@ export interface PrinterView {
   dpiSource: 'detected' | 'set' | null;
   /** `~SD` darkness the profile sends (0–30), or null to keep the printer's own. */
   darkness: number | null;
+  /** Media tracking the profile sends (`^MN`), or null to keep the printer's own. */
+  mediaType?: (typeof MEDIA_TRACKING)[number] | null;
+  /** Print speed in inches per second the profile sends (`^PR`), or null. */
+  printSpeed?: number | null;
+  /** Print mode the profile sends (`^MM`), or null. */
+  printMode?: (typeof PRINT_MODES)[number] | null;
   /** `raw`: receives ZPL; `pdf`: an OS queue that needs PDF. */
   language: 'zpl' | 'pdf';
   /**
@@ -348,10 +362,33 @@ export interface PrinterStatusView {
   checkedAt: string;
 }
 
+/** What a calibration (`~JC`) came to: the printer's status once it measured its labels. */
+export interface CalibrationView {
+  printer: string;
+  /** The printer measured its labels and is ready. */
+  ok: boolean;
+  /** One sentence for people. */
+  message: string;
+  status: PrinterStatusView;
+}
+
 export interface DiscoveredPrinterView {
   uri: string;
   name: string;
   source: string;
+}
+
+/** How far a network scan is. */
+export interface NetworkScanProgress {
+  probed: number;
+  total: number;
+  found: number;
+}
+
+/** A network scan's end: the printers that answered, and why it stopped early (a cancel, its time budget). */
+export interface NetworkScanView extends NetworkScanProgress {
+  printers: DiscoveredPrinterView[];
+  stopped: 'cancelled' | 'budget' | null;
 }
 
 export interface BatchProblemView {
@@ -456,6 +493,7 @@ export interface SiteJobView {
 export type AppEvent =
   | { kind: 'job'; job: JobView; etaSeconds: number | null; message: string | null }
   | { kind: 'printer-status'; status: PrinterStatusView }
+  | { kind: 'network-scan'; progress: NetworkScanProgress }
   | { kind: 'connection'; status: ConnectionStatus };
 
 // ---------------------------------------------------------------- the channel map
@@ -594,6 +632,21 @@ export const CHANNELS = {
   'printers.save': channel<PrinterView>()(PrinterInputSchema),
   'printers.remove': channel<{ removed: boolean }>()(z.strictObject({ id: printerId })),
   'printers.discover': channel<{ found: DiscoveredPrinterView[]; problems: string[] }>()(none),
+  /**
+   * Probes port `port` (9100) of the addresses in `range` (`192.168.1.0/24`, `10.0.0.5`; several with commas),
+   * else the /24 around each private address of this computer, and asks each answering printer its model and
+   * dpi. Progress arrives as `network-scan` events; one scan at a time.
+   */
+  'printers.scanNetwork': channel<NetworkScanView>()(
+    z.strictObject({
+      range: z.string().trim().max(500).optional(),
+      port: z.number().int().min(1).max(65535).optional(),
+    }),
+  ),
+  /** Stops the scan under way (its answer lists what it found so far). */
+  'printers.cancelScan': channel<{ cancelled: boolean }>()(none),
+  /** Makes the printer measure its labels (ZPL `~JC`), then reports its status. */
+  'printers.calibrate': channel<CalibrationView>()(z.strictObject({ id: printerId })),
 
   'batch.plan': channel<BatchPlanView>()(BatchInputSchema),
   'batch.start': channel<{ job: JobView; skipped: number[] }>()(

@@ -22,6 +22,7 @@
  */
 import { z } from 'zod';
 import { assertNever } from '../base/assert-never';
+import { MEDIA_TRACKING, PRINT_MODES } from '../zpl/job';
 
 export const JOB_STATES = ['queued', 'printing', 'paused', 'held', 'done', 'cancelled', 'failed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -42,6 +43,9 @@ export const zplSettingsSchema = z.object({
       z.object({ mode: z.literal('relative'), delta: z.number().int() }),
     ])
     .optional(),
+  mediaTracking: z.enum(MEDIA_TRACKING).optional(),
+  printMode: z.enum(PRINT_MODES).optional(),
+  printSpeed: z.number().int().optional(),
 });
 export type ZplSettings = z.infer<typeof zplSettingsSchema>;
 

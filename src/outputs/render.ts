@@ -14,7 +14,7 @@ import { renderPdf, type SvgImageRasterizer } from '../render/pdf';
 import { renderSvg, svgLengthUnit } from '../render/svg';
 import type { Markup } from '../model/schema';
 import type { Deflate, GfaCompression } from '../zpl/gfa';
-import { buildZplJobs, DEFAULT_MAX_WIDTH_DOTS, type Darkness } from '../zpl/job';
+import { buildZplJobs, DEFAULT_MAX_WIDTH_DOTS, type Darkness, type ZplJobOptions } from '../zpl/job';
 
 export interface RenderPorts {
   fonts: FontSet;
@@ -56,6 +56,10 @@ export interface ZplRenderOptions {
   /** Printer profile: label home offsets in dots (sent as ^LH; ^LH0,0 otherwise, since ^LH persists). */
   labelHome?: { x: number; y: number };
   darkness?: Darkness;
+  /** Printer profile: media tracking, print mode, speed (`^MN`, `^MM`, `^PR`); omitted: the printer's own. */
+  mediaTracking?: ZplJobOptions['mediaTracking'];
+  printMode?: ZplJobOptions['printMode'];
+  printSpeed?: ZplJobOptions['printSpeed'];
 }
 
 /** The API's ZPL result (spec §2.6). */
@@ -110,6 +114,16 @@ function checkRange(name: string, value: number, range: { min: number; max: numb
   return value;
 }
 
+function mediaSettings(
+  opts: ZplRenderOptions,
+): Pick<ZplJobOptions, 'mediaTracking' | 'printMode' | 'printSpeed'> {
+  return {
+    ...(opts.mediaTracking ? { mediaTracking: opts.mediaTracking } : {}),
+    ...(opts.printMode ? { printMode: opts.printMode } : {}),
+    ...(opts.printSpeed !== undefined ? { printSpeed: opts.printSpeed } : {}),
+  };
+}
+
 /** One complete `^XA…^XZ` job per copy, rasterised at `dpi` (spec §4.6). */
 export async function renderZplLabels(
   markups: readonly Markup[],
@@ -133,6 +147,7 @@ export async function renderZplLabels(
       compression: opts.compression ?? 'z64',
       labelHome: opts.labelHome ?? { x: 0, y: 0 },
       ...(opts.darkness ? { darkness: opts.darkness } : {}),
+      ...mediaSettings(opts),
       ...(ports.deflate ? { deflate: ports.deflate } : {}),
     },
   );

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { problemsOf, type Problem, formatProblems } from '../model/errors';
-import type { ZplJobOptions } from '../zpl/job';
+import { MEDIA_TRACKING, PRINT_MODES, PRINT_SPEED_RANGE, type ZplJobOptions } from '../zpl/job';
 import { PrinterUriSchema } from './uri';
 
 /** Dots, 0..32000: the range `^LH` and `^PW` accept. */
@@ -31,8 +31,15 @@ export const PrinterProfileSchema = z
     darkness: z.number().int().min(0).max(30).optional(),
     /** Label offsets in dots, sent as `^LH x,y` (moves every field; corrects a printer's calibration). */
     offset: z.object({ x: dotsSchema, y: dotsSchema }).strict().default({ x: 0, y: 0 }),
-    /** Media tracking: `gap` (die-cut labels, ^MNY), `mark` (black mark, ^MNM), `continuous` (^MNN). */
-    mediaType: z.enum(['gap', 'mark', 'continuous']).default('gap'),
+    /**
+     * Media tracking: `gap` (die-cut labels, ^MNY), `mark` (black mark, ^MNM), `continuous` (^MNN), sent with
+     * every job; omitted: keep the printer's own setting.
+     */
+    mediaType: z.enum(MEDIA_TRACKING).optional(),
+    /** `^PR` print speed in inches per second, sent with every job; omitted: the printer's own. */
+    printSpeed: z.number().int().min(PRINT_SPEED_RANGE.min).max(PRINT_SPEED_RANGE.max).optional(),
+    /** `^MM` what happens after a label (tear-off, peel, cutter, rewind); omitted: the printer's own. */
+    printMode: z.enum(PRINT_MODES).optional(),
     /** `direct` thermal (no ribbon, ^MTD) or thermal `transfer` (ribbon, ^MTT). */
     thermalMode: z.enum(['direct', 'transfer']).default('direct'),
   })
@@ -124,14 +131,23 @@ export function withDetectedDpi(profile: PrinterProfile, dpi: number): PrinterPr
   return { ...profile, dpi, dpiSource: 'detected', printWidthDots: width };
 }
 
-/** The job settings a profile implies for buildZplJob (width cap, `^LH` offsets, `~SD` darkness). */
-export function zplJobSettings(
-  profile: PrinterProfile,
-): Pick<ZplJobOptions, 'maxWidthDots' | 'labelHome' | 'darkness'> {
-  const settings: Pick<ZplJobOptions, 'maxWidthDots' | 'labelHome' | 'darkness'> = {
+type ProfileJobSettings = Pick<
+  ZplJobOptions,
+  'maxWidthDots' | 'labelHome' | 'darkness' | 'mediaTracking' | 'printMode' | 'printSpeed'
+>;
+
+/**
+ * The job settings a profile implies for buildZplJob (width cap, `^LH` offsets, `~SD` darkness, `^MN` media,
+ * `^MM` print mode, `^PR` speed).
+ */
+export function zplJobSettings(profile: PrinterProfile): ProfileJobSettings {
+  const settings: ProfileJobSettings = {
     maxWidthDots: profile.printWidthDots,
   };
   if (profile.offset.x !== 0 || profile.offset.y !== 0) settings.labelHome = { ...profile.offset };
   if (profile.darkness !== undefined) settings.darkness = { mode: 'absolute', level: profile.darkness };
+  if (profile.mediaType !== undefined) settings.mediaTracking = profile.mediaType;
+  if (profile.printMode !== undefined) settings.printMode = profile.printMode;
+  if (profile.printSpeed !== undefined) settings.printSpeed = profile.printSpeed;
   return settings;
 }

@@ -7,6 +7,10 @@
  *   cups://Queue                          an OS queue (CUPS; the Windows spooler on Windows), %-encoded
  *   file:///path/out.zpl                  write the job to a file
  *
+ * Without a scheme, a network printer's address as people type it: `host`, `host:port`, `[v6]:port` (or a bare
+ * IPv6 address) mean `tcp://…`, port 9100 by default; `COM3` means `serial://COM3`. A Windows share
+ * (`\\server\queue`) or a device path is refused with the form to use instead.
+ *
  * Serial options: baud (default 9600, Zebra's factory setting), parity none|even|odd (none), databits 7|8 (8),
  * stopbits 1|2 (1), flow none|rtscts|xonxoff (none).
  *
@@ -84,7 +88,7 @@ export function parsePrinterUri(text: string): PrinterUri {
     throw new PrinterUriError(text, problem);
   };
   const match = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(.*)$/s.exec(text.trim());
-  if (!match) return fail('expected scheme://..., e.g. tcp://10.0.0.5:9100 or usb://0a5f:0181');
+  if (!match) return parseBare(text.trim(), fail);
   const scheme = (match[1] ?? '').toLowerCase();
   const rest = match[2] ?? '';
   const queryAt = rest.indexOf('?');
@@ -152,6 +156,28 @@ export function canonicalPrinterUri(text: string): string {
 }
 
 type Fail = (problem: string) => never;
+
+const EXAMPLES = 'e.g. 10.0.0.5, 10.0.0.5:9100, tcp://10.0.0.5:9100 or usb://0a5f:0181';
+
+/** An address without `scheme://` (see the file comment). */
+function parseBare(text: string, fail: Fail): PrinterUri {
+  if (!text) return fail(`empty: type the printer's address, ${EXAMPLES}`);
+  if (/^(?:\\\\|\/\/)[^\\/]+[\\/]/.test(text)) {
+    return fail(
+      'a Windows share (\\\\server\\queue) cannot be printed to directly: add the queue to this computer and ' +
+        "use cups://QueueName, or the printer's own network address such as tcp://10.0.0.5:9100",
+    );
+  }
+  const com = /^(COM\d{1,3}):?$/i.exec(text);
+  if (com) return parseSerial(com[1] ?? '', new Map(), fail);
+  if (text.startsWith('/')) {
+    return fail('a path: use serial:///dev/ttyUSB0 for a serial port or file:///path/out.zpl for a file');
+  }
+  // A bare IPv6 address (two or more colons, no brackets): the whole text is the host.
+  if (/^[0-9A-Fa-f]*:[0-9A-Fa-f]*:[0-9A-Fa-f:.]*$/.test(text)) return parseTcp(`[${text}]`, fail);
+  if (/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)(?::\d+)?$/.test(text)) return parseTcp(text, fail);
+  return fail(`expected a printer address, ${EXAMPLES}`);
+}
 
 function parseTcp(body: string, fail: Fail): TcpUri {
   const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9._-]+))(?::(\d*))?\/?$/.exec(body);

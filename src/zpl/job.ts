@@ -4,6 +4,7 @@
  *
  *   ^XA
  *   ~SD15 or ^MD-3          darkness, only when the profile sets one
+ *   ^MNY ^MMT ^PR4          media tracking, print mode, print speed: each only when the profile sets it
  *   ^PW812                  print width in dots: the bitmap width, capped at the printer's maximum
  *   ^LL1218                 label length in dots: the bitmap height (1..32000)
  *   ^LH0,0                  label home, only when the profile sets offsets
@@ -22,6 +23,15 @@ import { rfidCommands, type RfidOptions } from './rfid';
 
 /** 832 dots = 4.1 in at 203 dpi, the print width of most 4 in desktop printers. */
 export const DEFAULT_MAX_WIDTH_DOTS = 832;
+/** Media tracking (`^MN`): `gap` die-cut labels (Y), `mark` black mark (M), `continuous` (N). */
+export const MEDIA_TRACKING = ['gap', 'mark', 'continuous'] as const;
+export type MediaTracking = (typeof MEDIA_TRACKING)[number];
+/** What the printer does after a label (`^MM`): tear-off (T), peel-off (P), cutter (C), rewind (R). */
+export const PRINT_MODES = ['tear-off', 'peel', 'cutter', 'rewind'] as const;
+export type PrintMode = (typeof PRINT_MODES)[number];
+/** `^PR` print speed in inches per second: 1..14 (a printer clamps it to what it can do). */
+export const PRINT_SPEED_RANGE = { min: 1, max: 14 } as const;
+
 /** `^LL` accepts 1..32000 dots. */
 export const MAX_LABEL_LENGTH_DOTS = 32_000;
 
@@ -41,6 +51,12 @@ export interface ZplJobOptions {
   /** Printer profile offsets in dots (`^LH`, which moves every field). Omitted: no `^LH` is sent. */
   labelHome?: { x: number; y: number };
   darkness?: Darkness;
+  /** `^MN`; omitted: the printer's own setting. */
+  mediaTracking?: MediaTracking;
+  /** `^MM`; omitted: the printer's own setting. */
+  printMode?: PrintMode;
+  /** `^PR` in inches per second; omitted: the printer's own setting. */
+  printSpeed?: number;
   rfid?: readonly RfidWrite[];
   rfidOptions?: RfidOptions;
   /** zlib compressor for Z64 (Node injects native zlib); default fflate level 9. */
@@ -91,6 +107,7 @@ function gfaOptions(options: { deflate?: Deflate }): { deflate?: Deflate } {
 function assembleJob(options: ZplJobOptions, label: MonoBitmap, graphics: readonly string[]): string {
   const lines = ['^XA'];
   if (options.darkness) lines.push(darknessCommand(options.darkness));
+  lines.push(...mediaCommands(options));
   lines.push(`^PW${label.width}`, `^LL${label.height}`);
   if (options.labelHome) {
     const { x, y } = options.labelHome;
@@ -109,6 +126,31 @@ function darknessCommand(darkness: Darkness): string {
     default:
       return assertNever(darkness, 'darkness');
   }
+}
+
+const TRACKING_LETTER: Record<MediaTracking, string> = { gap: 'Y', mark: 'M', continuous: 'N' };
+const MODE_LETTER: Record<PrintMode, string> = { 'tear-off': 'T', peel: 'P', cutter: 'C', rewind: 'R' };
+
+/** `^MN`, `^MM`, `^PR` for the settings given (none for the printer's own). */
+export function mediaCommands(
+  options: Pick<ZplJobOptions, 'mediaTracking' | 'printMode' | 'printSpeed'>,
+): string[] {
+  const lines: string[] = [];
+  if (options.mediaTracking !== undefined) {
+    const letter = TRACKING_LETTER[options.mediaTracking] as string | undefined;
+    if (!letter) throw new RangeError(`mediaTracking must be ${MEDIA_TRACKING.join(', ')}`);
+    lines.push(`^MN${letter}`);
+  }
+  if (options.printMode !== undefined) {
+    const letter = MODE_LETTER[options.printMode] as string | undefined;
+    if (!letter) throw new RangeError(`printMode must be ${PRINT_MODES.join(', ')}`);
+    lines.push(`^MM${letter}`);
+  }
+  if (options.printSpeed !== undefined) {
+    const { min, max } = PRINT_SPEED_RANGE;
+    lines.push(`^PR${intInRange('printSpeed', options.printSpeed, min, max)}`);
+  }
+  return lines;
 }
 
 function dotsParam(name: string, value: number): number {

@@ -161,3 +161,57 @@ describe('labeldesk status', () => {
     expect(r.stderr).toBe(stderr);
   });
 });
+
+describe('labeldesk printers discover --network (#42 item 7)', () => {
+  let second: ZebraEmulator;
+  beforeAll(async () => {
+    // Loopback only: a printer at 127.0.0.2 and one at 127.0.0.3 on one port; nothing else answers there.
+    second = await startZebraEmulator({ dpi: 203, host: '127.0.0.2' });
+  });
+  afterAll(async () => {
+    await second.close();
+  });
+
+  it('lists the printers a range holds with model and dpi, and refuses a range too wide', async () => {
+    const third = await startZebraEmulator({ dpi: 300, host: '127.0.0.3', port: second.port });
+    try {
+      const r = await cli([
+        'printers',
+        'discover',
+        '--network',
+        '127.0.0.0/29',
+        '--port',
+        String(second.port),
+      ]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`Scanning 6 addresses on port ${second.port}…`);
+      expect(r.stdout).toMatch(
+        new RegExp(`tcp://127\\.0\\.0\\.2:${second.port}\\s+network\\s+yes\\s+ZD421-203dpi\\s+203 dpi`),
+      );
+      expect(r.stdout).toMatch(
+        new RegExp(`tcp://127\\.0\\.0\\.3:${second.port}\\s+network\\s+yes\\s+ZD421-300dpi\\s+300 dpi`),
+      );
+      const json = await cli([
+        'printers',
+        '--json',
+        `--network=127.0.0.2,127.0.0.4`,
+        '--port',
+        String(second.port),
+      ]);
+      expect(JSON.parse(json.stdout).scanned).toMatchObject({
+        printers: [{ uri: `tcp://127.0.0.2:${second.port}`, model: 'ZD421-203dpi', dpi: 203 }],
+        probed: 2,
+        total: 2,
+        stopped: null,
+      });
+    } finally {
+      await third.close();
+    }
+    const wide = await cli(['printers', '--network', '10.0.0.0/8']);
+    expect(wide.code).toBe(2);
+    expect(wide.stderr).toContain(
+      '--network: 10.0.0.0/8 holds 16777216 addresses: scan at most 1024 at once',
+    );
+    noStack(wide.stderr);
+  });
+});

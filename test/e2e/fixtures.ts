@@ -18,7 +18,7 @@ export const SCREENSHOTS = join(ROOT, 'test-results', 'screenshots');
 export interface WebApp {
   url: string;
   dataDir: string;
-  /** The emulator, configured in the app as printer "Dock Zebra". */
+  /** The emulator, configured in the app as printer "Dock Zebra" (unless `preconfigured` is false). */
   zebra: ZebraEmulator;
   /** Everything the web process wrote to stderr (never a secret). */
   stderr(): string;
@@ -46,16 +46,21 @@ export async function startHostedApi(): Promise<HostedApi> {
   };
 }
 
-export const test = base.extend<{ app: WebApp }>({
+export const test = base.extend<{ app: WebApp; preconfigured: boolean }>({
+  /** Whether the emulator is already in the app's printer list (`test.use({ preconfigured: false })`: not). */
+  preconfigured: [true, { option: true }],
   // Automatic: every test gets a fresh LabelDesk, opened in the page, whether or not it reads `app`.
   app: [
-    async ({ page }, use) => {
+    async ({ page, preconfigured }, use) => {
       const work = mkdtempSync(join(tmpdir(), 'ld-e2e-'));
       const dataDir = join(work, 'data');
       mkdirSync(dataDir);
       const zebra = await startZebraEmulator({ dpi: 203 });
       const printersFile = join(work, 'printers.json');
-      writeFileSync(printersFile, JSON.stringify([{ id: 1, uri: zebra.uri, name: 'Dock Zebra' }]));
+      writeFileSync(
+        printersFile,
+        JSON.stringify(preconfigured ? [{ id: 1, uri: zebra.uri, name: 'Dock Zebra' }] : []),
+      );
       const web = await startWeb(dataDir, printersFile);
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));

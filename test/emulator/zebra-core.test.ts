@@ -74,4 +74,18 @@ describe('Zebra emulator core', () => {
     expect(printer.jobs).toHaveLength(0);
     expect(parseHostStatus(printer.hostStatus()).partialFormat).toBe(false);
   });
+
+  it('counts ~JC calibrations without answering, inside a format too, and reports the last ^MM print mode in ~HS', () => {
+    const { printer, replies, send } = harness();
+    expect(parseHostStatus(printer.hostStatus()).printMode).toBe(2); // tear-off, the factory setting
+    send('~JC');
+    send('^XA^MNM^MMP^PR3^FDx^FS~JC^XZ');
+    expect(printer.calibrations).toBe(2);
+    expect(replies).toHaveLength(0);
+    expect(parseHostStatus(printer.hostStatus()).printMode).toBe(1); // peel-off
+    send('^XA^MMC^XZ');
+    expect(parseHostStatus(printer.hostStatus()).printMode).toBe(3); // cutter
+    send('^XA^MMR^XZ');
+    expect(parseHostStatus(printer.hostStatus()).printMode).toBe(0); // rewind
+  });
 });

@@ -12,7 +12,9 @@
  *   labels remaining in the batch (the `^PQ` quantity of the next held format), the partial-format flag while a
  *   session is inside an unfinished format, the label length of the last `^LL`.
  * - Tilde commands act at once, even inside a format (as on the printer): `~HS`, `~HI`, `~PP` pause, `~PS`
- *   resume, `~JA` cancel every held format. They stay in the recorded job's text.
+ *   resume, `~JA` cancel every held format, `~JC` calibrate the media sensor (counted in `calibrations`; no
+ *   answer, as on the printer: the host asks `~HS` afterwards). They stay in the recorded job's text.
+ * - `^MM` (print mode) in a format sets the print mode `~HS` reports (string 2, field r).
  * - SGD lines outside a format: `! U1 getvar "name"` answers `"value"` (no line break, as the printer does), or
  *   `"?"` for a name it does not know; `! U1 setvar "name" "value"` answers nothing.
  * - `silentWhileFaulted`: like newer firmware, no answer to `~HS` while paper/ribbon is out or the head is
@@ -87,6 +89,10 @@ export class ZebraPrinterModel {
   private faultState: EmulatorFaults = { ...NO_FAULTS };
   private readonly sgd = new Map<string, string>();
   private labelLengthDots: number;
+  /** `~HS` print mode digit (string 2, field r): 0 rewind, 1 peel-off, 2 tear-off, 3 cutter. */
+  private printModeDigit = '2';
+  /** `~JC` calibrations asked for. */
+  calibrations = 0;
   private openFormats = 0;
   private readonly listeners = new Set<() => void>();
   private readonly jobListeners = new Set<(job: ReceivedJob) => void>();
@@ -154,6 +160,8 @@ export class ZebraPrinterModel {
     const quantity = /\^PQ(\d+)/i.exec(zpl);
     const length = /\^LL(\d+)/i.exec(zpl);
     if (length) this.labelLengthDots = Number(length[1]);
+    const mode = /\^MM([TPRC])/i.exec(zpl);
+    if (mode) this.printModeDigit = { R: '0', P: '1', T: '2', C: '3' }[mode[1]!.toUpperCase()] ?? '2';
     const job: ReceivedJob = {
       zpl,
       bytes,
@@ -189,6 +197,10 @@ export class ZebraPrinterModel {
         return null;
       case '~JA':
         for (const job of this.held) job.state = 'cancelled';
+        return null;
+      case '~JC':
+        // Feeds labels to measure them: nothing to measure while out of paper or with the head open.
+        if (!f.silent) this.calibrations++;
         return null;
       default:
         return null;
@@ -231,14 +243,14 @@ export class ZebraPrinterModel {
       '0',
       '0',
     ];
-    // String 2: mmm,n,o,p,q,r,s,t,uuuuuuuu,v,www — print mode 2 = tear-off.
+    // String 2: mmm,n,o,p,q,r,s,t,uuuuuuuu,v,www — r: print mode (the last ^MM; 2 = tear-off).
     const two = [
       '001',
       '0',
       bit(f.headOpen),
       bit(f.ribbonOut),
       bit(this.options.thermalTransfer ?? false),
-      '2',
+      this.printModeDigit,
       '6',
       '0',
       pad(held[0]?.quantity ?? 0, 8),
@@ -255,8 +267,8 @@ export class ZebraPrinterModel {
 }
 
 /** Tilde commands acted on inside a format too. */
-const IMMEDIATE = /~(?:HS|HI|PP|PS|JA)/gi;
-const FORMAT_TOKENS = /\^XZ|~(?:HS|HI|PP|PS|JA)/gi;
+const IMMEDIATE = /~(?:HS|HI|PP|PS|JA|JC)/gi;
+const FORMAT_TOKENS = /\^XZ|~(?:HS|HI|PP|PS|JA|JC)/gi;
 
 /**
  * One host connection's parser. Text is handled as latin1 (one char per byte) so byte offsets and recorded

@@ -29,7 +29,6 @@ describe('printer profiles', () => {
       dpiSource: 'detected',
       printWidthDots: 832,
       offset: { x: 0, y: 0 },
-      mediaType: 'gap',
       thermalMode: 'direct',
     });
     expect([152, 203, 300, 600].map(defaultPrintWidthDots)).toEqual([624, 832, 1232, 2464]);
@@ -47,13 +46,25 @@ describe('printer profiles', () => {
         darkness: 31,
         offset: { x: -1, y: 0 },
         mediaType: 'tape',
+        printSpeed: 15,
+        printMode: 'fold',
       });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(PrinterProfileError);
     const paths = (error as PrinterProfileError).problems.map((p) => p.path);
-    expect(paths).toEqual(['uri', 'name', 'dpi', 'dpiSource', 'darkness', 'offset.x', 'mediaType']);
+    expect(paths).toEqual([
+      'uri',
+      'name',
+      'dpi',
+      'dpiSource',
+      'darkness',
+      'offset.x',
+      'mediaType',
+      'printSpeed',
+      'printMode',
+    ]);
     expect((error as PrinterProfileError).problems[0]?.message).toBe(
       '"usb://zebra": expected usb://VID:PID with hexadecimal ids, e.g. usb://0a5f:0181',
     );
@@ -96,6 +107,38 @@ describe('printer profiles', () => {
     });
     const job = buildZplJob({ bitmap: createMonoBitmap(832, 8), ...zplJobSettings(profile) });
     expect(job.split('\n').slice(0, 5)).toEqual(['^XA', '~SD20', '^PW400', '^LL8', '^LH8,16']);
+  });
+
+  it('sends media tracking, print mode and speed a person set, in ZPL, with every job (#42 item 10)', () => {
+    const cases = [
+      [{ mediaType: 'gap', printMode: 'tear-off', printSpeed: 4 }, ['^MNY', '^MMT', '^PR4']],
+      [{ mediaType: 'mark', printMode: 'peel' }, ['^MNM', '^MMP']],
+      [{ mediaType: 'continuous', printMode: 'cutter', printSpeed: 14 }, ['^MNN', '^MMC', '^PR14']],
+      [{ printMode: 'rewind', printSpeed: 1 }, ['^MMR', '^PR1']],
+      [{}, []],
+    ] as const;
+    for (const [media, commands] of cases) {
+      const profile = parsePrinterProfile({
+        uri: 'tcp://dock7',
+        name: 'Dock 7',
+        dpi: 203,
+        dpiSource: 'set',
+        printWidthDots: 832,
+        ...media,
+      });
+      const job = buildZplJob({ bitmap: createMonoBitmap(832, 8), ...zplJobSettings(profile) });
+      expect(job.split('\n').slice(0, commands.length + 2)).toEqual(['^XA', ...commands, '^PW832']);
+    }
+    expect(() =>
+      parsePrinterProfile({
+        uri: 'tcp://x',
+        name: 'x',
+        dpi: 203,
+        dpiSource: 'set',
+        printWidthDots: 8,
+        printSpeed: 0,
+      }),
+    ).toThrow(/printSpeed/);
   });
 });
 

@@ -64,7 +64,23 @@ describe('parsePrinterUri', () => {
   });
 
   it.each([
-    ['10.0.0.5:9100', 'expected scheme://..., e.g. tcp://10.0.0.5:9100 or usb://0a5f:0181'],
+    ['10.0.0.5:0', 'port must be 1..65535, got "0"'],
+    [
+      'printer 7',
+      'expected a printer address, e.g. 10.0.0.5, 10.0.0.5:9100, tcp://10.0.0.5:9100 or usb://0a5f:0181',
+    ],
+    [
+      '',
+      "empty: type the printer's address, e.g. 10.0.0.5, 10.0.0.5:9100, tcp://10.0.0.5:9100 or usb://0a5f:0181",
+    ],
+    [
+      '\\\\print-srv\\Zebra',
+      "a Windows share (\\\\server\\queue) cannot be printed to directly: add the queue to this computer and use cups://QueueName, or the printer's own network address such as tcp://10.0.0.5:9100",
+    ],
+    [
+      '/dev/ttyUSB0',
+      'a path: use serial:///dev/ttyUSB0 for a serial port or file:///path/out.zpl for a file',
+    ],
     ['lpd://host/queue', 'unknown scheme "lpd" (expected tcp, usb, serial, cups or file)'],
     ['tcp://host:0', 'port must be 1..65535, got "0"'],
     ['tcp://host:70000', 'port must be 1..65535, got "70000"'],
@@ -99,6 +115,45 @@ describe('parsePrinterUri', () => {
     expect(error).toBeInstanceOf(PrinterUriError);
     expect((error as PrinterUriError).problem).toBe(problem);
     expect((error as Error).message).toBe(`printer URI "${text}": ${problem}`);
+  });
+});
+
+describe('addresses without a scheme (#42 item 6)', () => {
+  it.each<[string, string]>([
+    ['192.168.1.50', 'tcp://192.168.1.50:9100'],
+    [' 192.168.1.50 ', 'tcp://192.168.1.50:9100'],
+    ['192.168.1.50:6101', 'tcp://192.168.1.50:6101'],
+    ['Zebra-Dock.local', 'tcp://zebra-dock.local:9100'],
+    ['zebra-dock.local:9100', 'tcp://zebra-dock.local:9100'],
+    ['[fe80::1]:6101', 'tcp://[fe80::1]:6101'],
+    ['[FE80::1]', 'tcp://[fe80::1]:9100'],
+    ['fe80::1', 'tcp://[fe80::1]:9100'],
+    ['com3', 'serial://COM3'],
+    ['COM12:', 'serial://COM12'],
+  ])('%s is %s', (text, canonical) => {
+    expect(canonicalPrinterUri(text)).toBe(canonical);
+  });
+
+  it('host and host:port mean the same as tcp://host and tcp://host:port, for any host and port', () => {
+    const host = fc.oneof(
+      fc.ipV4(),
+      fc.domain(),
+      fc.ipV6().map((a) => `[${a}]`),
+    );
+    fc.assert(
+      fc.property(host, fc.option(fc.integer({ min: 1, max: 65535 })), (h, port) => {
+        const bare = port === null ? h : `${h}:${port}`;
+        expect(parsePrinterUri(bare)).toEqual(parsePrinterUri(`tcp://${bare}`));
+      }),
+    );
+  });
+
+  it('a bare address with a bad port says so, for any port out of range', () => {
+    fc.assert(
+      fc.property(fc.ipV4(), fc.integer({ min: 65536, max: 10_000_000 }), (h, port) => {
+        expect(() => parsePrinterUri(`${h}:${port}`)).toThrow(`port must be 1..65535, got "${port}"`);
+      }),
+    );
   });
 });
 
@@ -169,6 +224,10 @@ describe('formatPrinterUri', () => {
           fc.webUrl(),
           fc.string().map((s) => `serial://${s}`),
           fc.string().map((s) => `usb://${s}`),
+          fc.string().map((s) => `\\\\${s}`),
+          fc.tuple(fc.ipV4(), fc.string()).map(([h, s]) => `${h}:${s}`),
+          fc.tuple(fc.ipV6(), fc.string()).map(([h, s]) => `[${h}]${s}`),
+          fc.stringMatching(/^[\w.:[\]\\/-]{0,30}$/),
         ),
         (text) => {
           try {

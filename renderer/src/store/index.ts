@@ -35,6 +35,7 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
     (status) => {
       if (status.state === 'ready') ui.getState().resolve(`printer:${status.printer}`);
     },
+    (saved) => void adoptPrinter(saved.id),
   );
   const connection = createConnectionStore(api);
   const document = createDocumentStore(api, {
@@ -49,11 +50,30 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
     const live = jobs.getState().live[id];
     return live !== undefined && ACTIVE_JOB_STATES.has(live.job.state);
   });
-  /** A removed printer can no longer be printed to: nothing keeps it chosen. */
+  /**
+   * A removed printer can no longer be printed to: nothing keeps it chosen. Main names another default when it
+   * was the default; the screens that had it chosen take that one.
+   */
   const forgetPrinter = (id: string) => {
     if (document.getState().printer === id) document.getState().setPrinter(null);
     if (batch.getState().printer === id) batch.getState().setPrinter(null);
     if (jobs.getState().filter.printer === id) jobs.getState().setFilter({ printer: '' });
+    void adoptPrinter(null);
+  };
+  /**
+   * After printers change: the settings again (main may have named a new default), and the Print and Batch
+   * screens, when they have no printer chosen, choose the default — else the one just saved when it is the only
+   * printer — at once, without a reload.
+   */
+  const adoptPrinter = async (saved: string | null) => {
+    await connection.getState().load();
+    const list = printers.getState().printers;
+    const known = (id: string | null | undefined) => list.find((p) => p.id === id)?.id;
+    const choice =
+      known(connection.getState().settings?.defaultPrinter) ?? (list.length === 1 ? known(saved) : undefined);
+    if (!choice) return;
+    if (!document.getState().printer) document.getState().setPrinter(choice);
+    if (!batch.getState().printer) batch.getState().setPrinter(choice);
   };
   // A saved template is in the Print screen's picker at once.
   const design = createDesignStore(api, {
@@ -101,6 +121,9 @@ export function applyEvent(stores: Stores, event: AppEvent): void {
       return;
     case 'printer-status':
       stores.printers.getState().applyStatus(event.status);
+      return;
+    case 'network-scan':
+      stores.printers.getState().applyScanProgress(event.progress);
       return;
     case 'connection':
       stores.connection.getState().applyStatus(event.status);

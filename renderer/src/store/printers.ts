@@ -5,7 +5,10 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type {
+  CalibrationView,
   DiscoveredPrinterView,
+  NetworkScanProgress,
+  NetworkScanView,
   LabelDeskApi,
   PrinterInput,
   PrinterStatusView,
@@ -36,6 +39,16 @@ export interface PrintersState {
   /** Removes a printer; once it is gone from the list its status is dropped and `onRemoved` is told. */
   remove(id: string): Promise<boolean>;
   discover(): Promise<void>;
+  /** A network scan under way (its progress), or null. */
+  scan: NetworkScanProgress | null;
+  /** The last network scan's end, or null. */
+  scanned: NetworkScanView | null;
+  scanNetwork(range: string, port: number | undefined): Promise<void>;
+  applyScanProgress(progress: NetworkScanProgress): void;
+  cancelScan(): Promise<void>;
+  /** The last calibration of each printer (`calibrating`: under way). */
+  calibrations: Record<string, CalibrationView | 'calibrating'>;
+  calibrate(id: string): Promise<void>;
   /** Polls these printers' status until the returned stop is called. */
   watch(ids: () => string[], intervalMs?: number): () => void;
 }
@@ -44,11 +57,13 @@ export interface PrintersState {
  * @param onRemoved called with a printer's id once it is no longer configured, so the stores that hold it
  *   as their chosen printer let go of it.
  * @param onStatus called with each newer status of a printer.
+ * @param onSaved called with a printer once it is saved and listed (main may have made it the default).
  */
 export function createPrintersStore(
   api: LabelDeskApi,
   onRemoved: (id: string) => void = () => undefined,
   onStatus: (status: PrinterStatusView) => void = () => undefined,
+  onSaved: (printer: PrinterView) => void = () => undefined,
 ) {
   return createStore<PrintersState>()((set, get) => ({
     printers: [],
@@ -59,6 +74,9 @@ export function createPrintersStore(
     discoverProblems: [],
     discovering: false,
     error: null,
+    calibrations: {},
+    scan: null,
+    scanned: null,
 
     load: async () => {
       void get().loadSite();
@@ -100,6 +118,7 @@ export function createPrintersStore(
         const saved = await api.invoke('printers.save', input);
         set({ error: null });
         await get().load();
+        onSaved(saved);
         void get().refreshStatus(saved.id);
         return saved;
       } catch (e) {
@@ -131,6 +150,41 @@ export function createPrintersStore(
         set({ error: toUserError(e) });
       } finally {
         set({ discovering: false });
+      }
+    },
+    scanNetwork: async (range, port) => {
+      set({ scan: { probed: 0, total: 0, found: 0 }, scanned: null, error: null });
+      try {
+        const scanned = await api.invoke('printers.scanNetwork', {
+          ...(range.trim() ? { range: range.trim() } : {}),
+          ...(port ? { port } : {}),
+        });
+        set({ scanned });
+      } catch (e) {
+        set({ error: toUserError(e) });
+      } finally {
+        set({ scan: null });
+      }
+    },
+    applyScanProgress: (progress) => {
+      if (get().scan) set({ scan: progress });
+    },
+    cancelScan: async () => {
+      try {
+        await api.invoke('printers.cancelScan', {});
+      } catch (e) {
+        set({ error: toUserError(e) });
+      }
+    },
+    calibrate: async (id) => {
+      set({ calibrations: { ...get().calibrations, [id]: 'calibrating' }, error: null });
+      try {
+        const result = await api.invoke('printers.calibrate', { id });
+        set({ calibrations: { ...get().calibrations, [id]: result } });
+        get().applyStatus(result.status);
+      } catch (e) {
+        const { [id]: _gone, ...rest } = get().calibrations;
+        set({ calibrations: rest, error: toUserError(e) });
       }
     },
     watch: (ids, intervalMs = STATUS_POLL_MS) => {

@@ -7,6 +7,7 @@
  * same classes with the same messages; any other failure is a 500 whatever it was, and crosses as its class
  * name and stack frames for the server's log.
  */
+import { MEDIA_TRACKING, PRINT_MODES } from '../../zpl/job';
 import { z } from 'zod';
 import { ImageError, ImageTooLarge, type LoadedImage } from '../../layout/images';
 import { ElementError } from '../../layout/element-context';
@@ -59,6 +60,9 @@ const ZplOptionsSchema = z.object({
       z.object({ mode: z.literal('relative'), delta: z.number() }),
     ])
     .optional(),
+  mediaTracking: z.enum(MEDIA_TRACKING).optional(),
+  printMode: z.enum(PRINT_MODES).optional(),
+  printSpeed: z.number().optional(),
 }) satisfies z.ZodType<ZplRenderOptions>;
 
 const PdfOptionsSchema = z.object({

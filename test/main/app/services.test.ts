@@ -340,14 +340,19 @@ describe('printing', () => {
     ).rejects.toMatchObject({ code: 'printer' });
   });
 
-  it('never gives a new printer the id of a removed one, and forgets it as the default', async () => {
+  it('never gives a new printer the id of a removed one; removing the default names another (#42 item 5)', async () => {
     const temp = await call('printers.save', { name: 'Temp', uri: 'tcp://127.0.0.1:9' });
     await call('settings.update', { defaultPrinter: temp.id });
     expect((await call('printers.remove', { id: temp.id })).removed).toBe(true);
-    expect((await call('settings.get', {})).defaultPrinter).toBeNull();
+    const listed = (await call('printers.list', {})).map((p) => p.id);
+    expect(listed.length).toBeGreaterThan(0);
+    const { defaultPrinter, lastPrinter } = await call('settings.get', {});
+    // The printer last chosen when it is still there, else the first listed.
+    expect(defaultPrinter).toBe(lastPrinter && listed.includes(lastPrinter) ? lastPrinter : listed[0]);
     const next = await call('printers.save', { name: 'Next', uri: 'tcp://127.0.0.1:10' });
     expect(next.id).not.toBe(temp.id);
     await call('printers.remove', { id: next.id });
+    await call('settings.update', { defaultPrinter: null });
   });
 
   it('keeps the API secret off the network: https, or http to this computer only', async () => {
