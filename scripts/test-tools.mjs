@@ -92,6 +92,12 @@ export const TOOLS = [
     check: at('/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'),
     pkg: 'fonts-dejavu-core',
   },
+  {
+    what: `odfpy in ${DEBIAN_PYTHON} (an independent .ods writer)`,
+    commands: [],
+    check: pythonModule('odf'),
+    pkg: 'python3-odf',
+  },
   { what: 'initdb, postgres (a private PostgreSQL)', commands: [], check: postgresServer, pkg: 'postgresql' },
   {
     what: `openpyxl in ${DEBIAN_PYTHON} (an independent .xlsx writer)`,
