@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES, CHANNELS, isChannelName } from '../../src/ipc/contract';
-import { IpcError, parseRequest } from '../../src/ipc/errors';
+import { BadRequest, IpcError, parseRequest } from '../../src/ipc/errors';
 import { apiFromBridge, unwrapEnvelope, type IpcBridge } from '../../src/ipc/bridge';
 import { createHttpApi } from '../../src/ipc/http-client';
 
@@ -55,7 +55,10 @@ describe('IPC contract', () => {
       } catch (e) {
         expect(e).toBeInstanceOf(IpcError);
         expect((e as IpcError).code).toBe('bad-request');
-        expect((e as IpcError).message.startsWith(`${channel}: ${field}`)).toBe(true);
+        // The log names the channel and the path; the user's sentence names neither (#42 item 13).
+        expect((e as BadRequest).logLine.startsWith(`${channel}: ${field}`)).toBe(true);
+        expect((e as IpcError).field ?? '').toBe(field);
+        expect((e as IpcError).message).not.toContain(channel);
       }
     }
   });

@@ -25,7 +25,8 @@ describe('the designer channels', () => {
       expect(() => parseRequest(channel, payload), channel).toThrow(
         expect.objectContaining({
           code: 'bad-request',
-          message: expect.stringMatching(new RegExp(`^${channel}: ${field.replace('.', '\\.')}`)),
+          field: field || null,
+          logLine: expect.stringMatching(new RegExp(`^${channel}: ${field.replace('.', '\\.')}`)),
         }),
       );
     }

@@ -205,7 +205,9 @@ describe('web mode', () => {
     const bad = await call('preview.scene', { ref: { source: 'bundled' }, values: {} });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatchObject({ code: 'bad-request', field: 'ref.name' });
-    expect(bad.json.error.message).toMatch(/^preview\.scene: ref\.name: /);
+    // The sentence names the field by its label, never the channel or the property path (#42 item 13).
+    expect(bad.json.error.message).toMatch(/^Name: /);
+    expect(bad.json.error.message).not.toMatch(/preview\.scene|ref\.name/);
     const extra = await call('printers.list', { sneaky: true });
     expect(extra.json.error.code).toBe('bad-request');
     const unknown = await call('fs.readFile', {});
