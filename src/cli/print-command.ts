@@ -5,7 +5,8 @@
  * A printer that can report status is asked first: paper out or an open head refuses the print, with the
  * reason, instead of queueing labels into a printer that cannot print them.
  */
-import { renderPdfLabels, renderZplLabels } from '../outputs/render';
+import { renderPdfLabels, renderZplLabels, zplFitCheck } from '../outputs/render';
+import { fitProblem, oversizeFor, oversizeNote, type Oversize } from '../outputs/fit';
 import { defaultDataDir } from '../node/files/data-dir';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeliveryFailed, deliverLabels, describeResends } from '../printers/deliver';
@@ -32,12 +33,21 @@ export const PRINT_HELP = `Usage: labeldesk print --printer URI --template NAME|
   --format zpl|pdf       default: zpl for tcp/usb/serial printers and raw CUPS queues, pdf for other queues
   --dpi N                ZPL resolution when the printer cannot tell and no profile has it
   --force                print even when the printer reports a fault
+  --fit                  a label wider than the printer's head (or longer than its labels): scale it to fit,
+                         aspect kept (without --fit or --allow-cut such a label is refused)
+  --allow-cut            a label wider than the head: print it anyway; the head prints only its width
   --retries N            reconnects after a dropped connection or an unanswered label (default 3)
   --data-dir DIR         where printer profiles live (default: $LABELDESK_DATA_DIR or the user data folder)
 
 Printer URIs: tcp://host:9100, usb://0a5f:0181[?serial=…], serial:///dev/ttyUSB0?baud=9600,
 cups://QueueName, file:///path/out.zpl
 `;
+
+/** `--fit` / `--allow-cut`: what to do with a label the printer cannot hold (one of them at most). */
+export function oversizeOption(fit: boolean, allowCut: boolean): Oversize | undefined {
+  if (fit && allowCut) throw new UsageError('--fit and --allow-cut: choose one');
+  return fit ? 'fit' : allowCut ? 'cut' : undefined;
+}
 
 const env = (io: CliIo) => ({ ...process.env, ...io.env });
 
@@ -51,6 +61,8 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
     format: { type: 'string' },
     dpi: { type: 'string' },
     force: { type: 'boolean' },
+    fit: { type: 'boolean' },
+    'allow-cut': { type: 'boolean' },
     retries: { type: 'string' },
     'data-dir': { type: 'string' },
   });
@@ -63,6 +75,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
     throw new UsageError(`--format: expected zpl or pdf, got "${values.format}"`);
   }
   const dpiArg = dpiOption(values.dpi);
+  const chosen = oversizeOption(values.fit === true, values['allow-cut'] === true);
   const retries = retriesOption(values.retries, DEFAULT_PRINT_RETRIES);
 
   // Everything about the label is checked before the printer is touched.
@@ -123,7 +136,20 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
           io.stderr(`detected ${dpi} dpi; saved in the printer profile (${profiles.path})\n`);
         }
         for (const w of warnings) io.stderr(`warning: ${w}\n`);
-        const result = await renderZplLabels(markups, { dpi, ...settings }, ports);
+        // A label wider than the head (or longer than the labels) is never cut without being asked to.
+        const check = zplFitCheck(markups, { dpi, ...settings });
+        const oversize = oversizeFor(check, chosen);
+        if (!check.fits && !oversize) {
+          throw new CliError(
+            `${fitProblem(name, check)}: add --fit to scale it, or --allow-cut to print it cut.`,
+          );
+        }
+        if (oversize) io.stderr(`warning: ${oversizeNote(name, check, oversize)}\n`);
+        const result = await renderZplLabels(
+          markups,
+          { dpi, ...settings, ...(oversize ? { oversize } : {}) },
+          ports,
+        );
         labels = result.labels;
         summary = `${result.count} label${result.count === 1 ? '' : 's'} as ZPL at ${dpi} dpi`;
       } else {
