@@ -6,14 +6,23 @@
  * reason, instead of queueing labels into a printer that cannot print them.
  */
 import { renderPdfLabels, renderZplLabels, zplFitCheck } from '../outputs/render';
-import { fitProblem, oversizeFor, oversizeNote, type Oversize } from '../outputs/fit';
+import { fitProblem, oversizeFor, oversizeNote } from '../outputs/fit';
 import { defaultDataDir } from '../node/files/data-dir';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeliveryFailed, deliverLabels, describeResends } from '../printers/deliver';
 import { PrinterError, type PrinterTransport } from '../printers/transport';
 import { queryStatus } from '../printers/query';
 import { PrinterProfileError } from '../printers/profiles';
-import { DEFAULT_PRINT_RETRIES, dpiOption, printerOption, retriesOption } from './printer-args';
+import {
+  DEFAULT_PRINT_RETRIES,
+  doesNotFitError,
+  dpiOption,
+  OVERSIZE_HELP,
+  oversizeOption,
+  oversizeOptions,
+  printerOption,
+  retriesOption,
+} from './printer-args';
 import { createTransport, openStatusChannel, openTransport } from '../node/printers/open-transport';
 import { createProfileStore } from '../node/printers/profile-store';
 import { printLanguage } from '../node/printers/language';
@@ -33,21 +42,12 @@ export const PRINT_HELP = `Usage: labeldesk print --printer URI --template NAME|
   --format zpl|pdf       default: zpl for tcp/usb/serial printers and raw CUPS queues, pdf for other queues
   --dpi N                ZPL resolution when the printer cannot tell and no profile has it
   --force                print even when the printer reports a fault
-  --fit                  a label wider than the printer's head (or longer than its labels): scale it to fit,
-                         aspect kept (without --fit or --allow-cut such a label is refused)
-  --allow-cut            a label wider than the head: print it anyway; the head prints only its width
-  --retries N            reconnects after a dropped connection or an unanswered label (default 3)
+${OVERSIZE_HELP}  --retries N            reconnects after a dropped connection or an unanswered label (default 3)
   --data-dir DIR         where printer profiles live (default: $LABELDESK_DATA_DIR or the user data folder)
 
 Printer URIs: tcp://host:9100, usb://0a5f:0181[?serial=…], serial:///dev/ttyUSB0?baud=9600,
 cups://QueueName, file:///path/out.zpl
 `;
-
-/** `--fit` / `--allow-cut`: what to do with a label the printer cannot hold (one of them at most). */
-export function oversizeOption(fit: boolean, allowCut: boolean): Oversize | undefined {
-  if (fit && allowCut) throw new UsageError('--fit and --allow-cut: choose one');
-  return fit ? 'fit' : allowCut ? 'cut' : undefined;
-}
 
 const env = (io: CliIo) => ({ ...process.env, ...io.env });
 
@@ -61,8 +61,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
     format: { type: 'string' },
     dpi: { type: 'string' },
     force: { type: 'boolean' },
-    fit: { type: 'boolean' },
-    'allow-cut': { type: 'boolean' },
+    ...oversizeOptions,
     retries: { type: 'string' },
     'data-dir': { type: 'string' },
   });
@@ -75,7 +74,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
     throw new UsageError(`--format: expected zpl or pdf, got "${values.format}"`);
   }
   const dpiArg = dpiOption(values.dpi);
-  const chosen = oversizeOption(values.fit === true, values['allow-cut'] === true);
+  const chosen = oversizeOption(values);
   const retries = retriesOption(values.retries, DEFAULT_PRINT_RETRIES);
 
   // Everything about the label is checked before the printer is touched.
@@ -140,9 +139,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
         const check = zplFitCheck(markups, { dpi, ...settings });
         const oversize = oversizeFor(check, chosen);
         if (!check.fits && !oversize) {
-          throw new CliError(
-            `${fitProblem(name, check)}: add --fit to scale it, or --allow-cut to print it cut.`,
-          );
+          throw doesNotFitError(fitProblem(name, check));
         }
         if (oversize) io.stderr(`warning: ${oversizeNote(name, check, oversize)}\n`);
         const result = await renderZplLabels(

@@ -126,3 +126,73 @@ describe('labeldesk print of an A4 packing slip to a 4-inch printer', () => {
     expect(emulator.jobs).toHaveLength(1);
   });
 });
+
+describe('labeldesk jobs add and batch of the A4 slip to a 4-inch printer', () => {
+  const jobsAdd = (name: string, ...extra: string[]) =>
+    cli([
+      'jobs',
+      'add',
+      '--printer',
+      emulator.uri,
+      '--template',
+      'packing-slip-a4',
+      '--data',
+      DATA,
+      '--data-dir',
+      join(dir, name),
+      ...extra,
+    ]);
+
+  it('jobs add refuses with the same sentence and stores no job; with --fit the whole slip prints', async () => {
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    const refused = await jobsAdd('jobs');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'labeldesk: packing-slip-a4 is 210 mm (1678 dots) wide but the printer prints 104 mm (832 dots) at 203 dpi: add --fit to scale it, or --allow-cut to print it cut.',
+    );
+    const list = await cli(['jobs', 'list', '--json', '--data-dir', join(dir, 'jobs')]);
+    expect(JSON.parse(list.stdout)).toEqual([]);
+    expect(emulator.jobs).toHaveLength(0);
+
+    const fitted = await jobsAdd('jobs', '--fit');
+    expect(fitted.code).toBe(0);
+    expect(emulator.jobs).toHaveLength(1);
+    const decoded = decodeZpl(emulator.jobs[0]!.zpl);
+    expect(decoded.printWidth).toBeLessThanOrEqual(832);
+    const pgm = join(dir, 'jobs-fit.pgm');
+    decodeZplToPgm(emulator.jobs[0]!.zpl, pgm, 20, 2);
+    expect(zbarValues(pgm)).toContain(SLIP.order_id);
+  });
+
+  it('batch refuses the same way, and --allow-cut prints each record cut', async () => {
+    emulator = await startZebraEmulator({ dpi: 203, port: 0 });
+    const { writeFileSync } = await import('node:fs');
+    const csv = join(dir, 'slips.csv');
+    writeFileSync(
+      csv,
+      'order_id,customer,address,items\nORD-1,Ada,1 Road,1 x Box\nORD-2,Grace,2 Road,2 x Box\n',
+    );
+    const batch = (...extra: string[]) =>
+      cli([
+        'batch',
+        '--csv',
+        csv,
+        '--template',
+        'packing-slip-a4',
+        '--printer',
+        emulator.uri,
+        '--data-dir',
+        join(dir, 'batch'),
+        ...extra,
+      ]);
+    const refused = await batch();
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      /^labeldesk: packing-slip-a4 is 210 mm \(1678 dots\) wide but the printer prints 104 mm \(832 dots\) at 203 dpi: add --fit to scale it, or --allow-cut to print it cut\.$/,
+    );
+    expect(emulator.jobs).toHaveLength(0);
+    const cut = await batch('--allow-cut');
+    expect(cut.code).toBe(0);
+    expect(emulator.jobs.map((j) => decodeZpl(j.zpl).printWidth)).toEqual([832, 832]);
+  });
+});
