@@ -12,7 +12,7 @@
  *   `rotate` the bitmap turned 90° clockwise, when turned it fits.
  */
 import type { Markup } from '../model/schema';
-import { createMonoBitmap, getDot, setDot, type MonoBitmap } from '../render/bitmap';
+import { createMonoBitmap, cropMonoBitmap, getDot, setDot, type MonoBitmap } from '../render/bitmap';
 import { dots, dotsToMm, stageToDots } from '../units/units';
 
 /** What a printer can print: its dpi, its head's width in dots and, on fixed media it reports, the label length. */
@@ -151,13 +151,9 @@ export function rotateClockwise(bitmap: MonoBitmap): MonoBitmap {
   return out;
 }
 
-/** The columns and rows a printer burns of `bitmap` for `area` (what `^PW` and the stock leave of it). */
-export function burnedSize(label: LabelDots, area: PrintArea): LabelDots {
-  return {
-    widthDots: Math.min(label.widthDots, area.widthDots),
-    heightDots:
-      area.lengthDots === undefined ? label.heightDots : Math.min(label.heightDots, area.lengthDots),
-  };
+/** What a printer burns of a label printed cut on `area`: its first `widthDots` columns (and loaded length). */
+export function burnedBitmap(bitmap: MonoBitmap, area: PrintArea): MonoBitmap {
+  return cropMonoBitmap(bitmap, area.widthDots, area.lengthDots ?? bitmap.height);
 }
 
 /**
