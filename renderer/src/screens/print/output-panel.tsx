@@ -17,6 +17,7 @@ export function OutputPanel() {
   const copiesProblem = useDocument((s) => s.copiesProblem);
   const confirming = useDocument((s) => s.confirmingCopies);
   const confirmingCuts = useDocument((s) => s.confirmingCuts);
+  const confirmingOversize = useDocument((s) => s.confirmingOversize);
   const printer = useDocument((s) => s.printer);
   const busy = useDocument((s) => s.busy);
   const ready = useDocument((s) => s.detail !== null);
@@ -30,6 +31,7 @@ export function OutputPanel() {
   const printButton = useRef<HTMLButtonElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const cutsButton = useRef<HTMLButtonElement>(null);
+  const oversizeButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (controlFocus?.target === 'printer') printerBox.current?.focus();
@@ -45,6 +47,24 @@ export function OutputPanel() {
   useEffect(() => {
     if (confirmingCuts !== null) cutsButton.current?.focus();
   }, [confirmingCuts]);
+
+  // A label wider than the printer's head: the cursor goes to the first choice (scale to fit).
+  useEffect(() => {
+    if (confirmingOversize !== null) oversizeButton.current?.focus();
+  }, [confirmingOversize]);
+
+  /** Prints with the user's choice for a label wider than the printer, as the print asked about would have. */
+  const printOversize = (oversize: 'fit' | 'rotate' | 'cut') => {
+    if (!confirmingOversize) return;
+    const { confirmedCopies, refocus } = confirmingOversize;
+    void document.getState().print({
+      oversize,
+      confirmedCuts: true,
+      ...(confirmedCopies !== undefined ? { confirmedCopies } : {}),
+      ...(refocus ? { refocus } : {}),
+    });
+    if (!refocus) printButton.current?.focus();
+  };
 
   return (
     <section className="card output" aria-labelledby="output-title">
@@ -201,6 +221,63 @@ export function OutputPanel() {
               onClick={() => document.getState().cancelCutsConfirm()}
             >
               Shorten the text
+            </button>
+          </div>
+        </div>
+      )}
+      {confirmingOversize !== null && (
+        <div
+          className="confirm-copies confirm-cuts confirm-oversize"
+          role="alertdialog"
+          aria-label="Label wider than the printer"
+          aria-describedby="confirm-oversize-text"
+          onKeyDown={(e) => {
+            if (e.key !== 'Escape') return;
+            e.preventDefault();
+            document.getState().cancelOversizeConfirm();
+            printButton.current?.focus();
+          }}
+        >
+          <div id="confirm-oversize-text" className="small">
+            <p>
+              {confirmingOversize.fit.problem} ({chosen?.name ?? 'the printer'}). Printed as it is,{' '}
+              {confirmingOversize.fit.cut} would not print.
+            </p>
+          </div>
+          <div className="row">
+            <button
+              ref={oversizeButton}
+              type="button"
+              className="btn btn-primary btn-small"
+              onClick={() => printOversize('fit')}
+            >
+              Scale to fit ({confirmingOversize.fit.fitPercent} %)
+            </button>
+            {confirmingOversize.fit.rotates && (
+              <button
+                type="button"
+                className="btn btn-secondary btn-small"
+                onClick={() => printOversize('rotate')}
+              >
+                Rotate 90°
+              </button>
+            )}
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              onClick={() => printOversize('cut')}
+            >
+              Print it cut
+            </button>
+            <button
+              type="button"
+              className="btn btn-secondary btn-small"
+              onClick={() => {
+                document.getState().cancelOversizeConfirm();
+                printButton.current?.focus();
+              }}
+            >
+              Cancel
             </button>
           </div>
         </div>
