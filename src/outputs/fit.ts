@@ -167,14 +167,23 @@ export function oversizeFor(check: FitCheck, chosen: Oversize | undefined): Over
   return chosen;
 }
 
-/** One clause for people on what was done to a label that does not fit: printed cut, scaled, turned. */
-export function oversizeNote(name: string, check: FitCheck, choice: Oversize): string {
+/** What printing it `choice` does to a label that does not fit, as a clause: "printed cut, the right … not printed". */
+export function oversizeOutcome(check: FitCheck, choice: Oversize): string {
   switch (choice) {
     case 'cut':
-      return `${name} printed cut: ${cutSummary(check)} are not printed`;
+      return `printed cut, ${cutSummary(check)} not printed`;
     case 'fit':
-      return `${name} scaled to fit: laid out at ${check.fitDpi} dpi on the ${check.area.dpi} dpi printer (${Math.round((check.fitDpi / check.area.dpi) * 100)} %)`;
+      return `scaled to fit (${Math.round((check.fitDpi / check.area.dpi) * 100)} %)`;
     case 'rotate':
-      return `${name} turned 90° to fit`;
+      return 'turned 90° to fit';
   }
+}
+
+/** One clause for people on what was done to a label that does not fit: printed cut, scaled, turned. */
+export function oversizeNote(name: string, check: FitCheck, choice: Oversize): string {
+  const how =
+    choice === 'fit'
+      ? `laid out at ${check.fitDpi} dpi on the ${check.area.dpi} dpi printer (${Math.round((check.fitDpi / check.area.dpi) * 100)} %)`
+      : '';
+  return `${name} ${oversizeOutcome(check, choice)}${how ? `: ${how}` : ''}`;
 }

@@ -58,7 +58,9 @@ describe('labeldesk print of an A4 packing slip to a 4-inch printer', () => {
     emulator = await startZebraEmulator({ dpi: 203, port: 0 });
     const r = await print('cut', '--allow-cut');
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/warning: .*printed cut: the right 106 mm \(846 dots\) are not printed/);
+    expect(r.stderr).toMatch(
+      /warning: packing-slip-a4 printed cut, the right 106 mm \(846 dots\) not printed/,
+    );
     expect(emulator.jobs).toHaveLength(1);
     const decoded = decodeZpl(emulator.jobs[0]!.zpl);
     expect(decoded.printWidth).toBe(832);
