@@ -4,7 +4,7 @@
  * Print asks first (scale to fit, print cut, cancel); cancel prints nothing, and scale to fit prints the whole
  * slip within the head, its barcode scanning.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from '../support/cli';
@@ -94,4 +94,34 @@ test('an A4 packing slip on a 4-inch printer: the view marks the cut, Print asks
     for (let x = 0; x < reference.width; x++)
       if (getDot(reference, x, y) !== getDot(printed.bitmap, x, y)) differing++;
   expect(differing, 'dots that differ from the whole slip at that scale').toBe(0);
+});
+
+test('a batch of A4 packing slips on a 4-inch printer asks the same question before it starts; print it cut prints each record cut', async ({
+  page,
+  app,
+}) => {
+  const dir = mkdtempSync(join(tmpdir(), 'ld-e2e-fit-batch-'));
+  const csv = join(dir, 'slips.csv');
+  writeFileSync(
+    csv,
+    'order_id,customer,address,items\nORD-1,Ada,1 Road,1 x Box\nORD-2,Grace,2 Road,2 x Box\n',
+  );
+  await page.getByRole('link', { name: 'Batch' }).click();
+  await page
+    .getByRole('combobox', { name: 'Template', exact: true })
+    .selectOption({ label: 'packing-slip-a4 (bundled)' });
+  await page.getByRole('combobox', { name: 'Printer', exact: true }).selectOption({ label: 'Dock Zebra' });
+  await page.getByLabel('CSV file').setInputFiles(csv);
+  await page.getByRole('button', { name: 'Print 2 labels' }).click();
+  const ask = page.getByRole('alertdialog', { name: 'Label wider than the printer' });
+  await expect(ask).toContainText('packing-slip-a4 is 210 mm (1678 dots) wide but the printer prints 104 mm');
+  await expect(ask.getByRole('button', { name: /^Scale to fit/ })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(ask).toHaveCount(0);
+  expect(app.zebra.jobs.length).toBe(0);
+
+  await page.getByRole('button', { name: 'Print 2 labels' }).click();
+  await ask.getByRole('button', { name: 'Print it cut' }).click();
+  await expect.poll(() => app.zebra.jobs.length, { timeout: 60_000 }).toBe(2);
+  expect(app.zebra.jobs.map((j) => decodeZpl(j.zpl).printWidth)).toEqual([832, 832]);
 });

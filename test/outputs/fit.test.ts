@@ -25,7 +25,10 @@ describe('checkFit', () => {
   });
 
   it('A4 is too wide, turned it is still too wide, and at 100 dpi it fits', () => {
-    const check = checkMarkupsFit([{ stage: { width: 210, height: 297, unit: 'mm' } }], HEAD);
+    const check = checkMarkupsFit(
+      [{ stage: { width: 210, height: 297, unit: 'mm', background: '#ffffff' } }],
+      HEAD,
+    );
     expect(check).toMatchObject({ fits: false, tooWide: true, rotates: false, fitDpi: 100 });
     expect(check.label).toEqual({ widthDots: 1678, heightDots: 2374 });
     expect(fitProblem('packing-slip-a4', check)).toBe(

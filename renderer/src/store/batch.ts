@@ -3,7 +3,8 @@
  * feed fields and which rows main refuses; `batch.start` prints, and the job's events drive the progress.
  */
 import { createStore } from 'zustand/vanilla';
-import type { BatchPlanView, JobView, LabelDeskApi, TemplateRef } from '../../../src/ipc/contract';
+import type { BatchPlanView, JobView, LabelDeskApi, PrintFit, TemplateRef } from '../../../src/ipc/contract';
+import type { Oversize } from '../../../src/outputs/fit';
 import { toUserError, type UserError } from '../ipc/user-error';
 
 export interface BatchState {
@@ -29,7 +30,14 @@ export interface BatchState {
   setCopiesColumn(column: string | null): Promise<void>;
   setSkipInvalid(skip: boolean): void;
   replan(): Promise<void>;
-  start(): Promise<JobView | null>;
+  /**
+   * Starts the batch; a label wider than the printer's head waits for the user's choice (`confirmingOversize`),
+   * given again as `oversize` (#42 item 1).
+   */
+  start(oversize?: Oversize): Promise<JobView | null>;
+  /** The batch's label is wider than the printer: what print.fit said, while the user chooses. */
+  confirmingOversize: PrintFit | null;
+  cancelOversizeConfirm(): void;
   reset(): void;
 }
 
@@ -117,15 +125,30 @@ export function createBatchStore(
           if (mine === planSeq) set({ plan: null, planning: false, error: toUserError(e) });
         }
       },
-      start: async () => {
+      confirmingOversize: null,
+      cancelOversizeConfirm: () => set({ confirmingOversize: null }),
+      start: async (oversize) => {
         const request = input();
         const { printer, skipInvalid, starting, jobId } = get();
         // A second click while the first starts, or while its job prints, must not print the batch again.
         if (starting || (jobId !== null && jobActive(jobId))) return null;
         if (!request || !printer || startBlocker(get())) return null;
-        set({ starting: true, error: null });
+        set({ starting: true, error: null, confirmingOversize: null });
         try {
-          const { job } = await api.invoke('batch.start', { ...request, printer, skipInvalid });
+          // A label wider than the printer's head is never cut without the user's choice.
+          if (oversize === undefined) {
+            const fit = await api.invoke('print.fit', { ref: request.ref, values: {}, printer });
+            if (!fit.fits) {
+              set({ confirmingOversize: fit });
+              return null;
+            }
+          }
+          const { job } = await api.invoke('batch.start', {
+            ...request,
+            printer,
+            skipInvalid,
+            ...(oversize ? { oversize } : {}),
+          });
           trackJob(job);
           set({ jobId: job.id });
           return job;
@@ -146,6 +169,7 @@ export function createBatchStore(
           skipInvalid: false,
           jobId: null,
           error: null,
+          confirmingOversize: null,
         }),
     };
   });

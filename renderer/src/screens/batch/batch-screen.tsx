@@ -8,6 +8,7 @@ import { Icon } from '../../components/icons';
 import { JobStateChip, ProgressBar } from '../../components/job-bits';
 import { JobControls } from '../../components/job-controls';
 import { StatusPill } from '../../components/status-pill';
+import { OversizeQuestion } from '../../components/oversize-question';
 import { invalidRowCount, startBlocker } from '../../store/batch';
 import { ACTIVE_JOB_STATES, formatEta, jobProgress } from '../../store/jobs';
 import { useBatch, useCatalog, useJobs, usePrinters, useStores } from '../../store/stores-context';
@@ -138,6 +139,14 @@ export function BatchScreen() {
           </button>
           {blocker && <span className="muted">{blocker}</span>}
         </div>
+        {state.confirmingOversize && (
+          <OversizeQuestion
+            fit={state.confirmingOversize}
+            printerName={printers.find((p) => p.id === state.printer)?.name ?? 'the printer'}
+            onChoose={(choice) => void batch.getState().start(choice)}
+            onCancel={() => batch.getState().cancelOversizeConfirm()}
+          />
+        )}
         {state.jobId !== null && <BatchProgress jobId={state.jobId} />}
       </section>
     </div>

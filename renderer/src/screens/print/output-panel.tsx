@@ -2,6 +2,8 @@
 import { useEffect, useRef } from 'react';
 import type { OutputFormat } from '../../../../src/ipc/contract';
 import { StatusPill } from '../../components/status-pill';
+import { OversizeQuestion } from '../../components/oversize-question';
+import type { Oversize } from '../../../../src/outputs/fit';
 import { useDocument, usePrinters, useStores, useUi } from '../../store/stores-context';
 
 const EXPORTS: { format: OutputFormat; label: string }[] = [
@@ -31,7 +33,6 @@ export function OutputPanel() {
   const printButton = useRef<HTMLButtonElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const cutsButton = useRef<HTMLButtonElement>(null);
-  const oversizeButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (controlFocus?.target === 'printer') printerBox.current?.focus();
@@ -48,13 +49,8 @@ export function OutputPanel() {
     if (confirmingCuts !== null) cutsButton.current?.focus();
   }, [confirmingCuts]);
 
-  // A label wider than the printer's head: the cursor goes to the first choice (scale to fit).
-  useEffect(() => {
-    if (confirmingOversize !== null) oversizeButton.current?.focus();
-  }, [confirmingOversize]);
-
   /** Prints with the user's choice for a label wider than the printer, as the print asked about would have. */
-  const printOversize = (oversize: 'fit' | 'rotate' | 'cut') => {
+  const printOversize = (oversize: Oversize) => {
     if (!confirmingOversize) return;
     const { confirmedCopies, refocus } = confirmingOversize;
     void document.getState().print({
@@ -226,61 +222,15 @@ export function OutputPanel() {
         </div>
       )}
       {confirmingOversize !== null && (
-        <div
-          className="confirm-copies confirm-cuts confirm-oversize"
-          role="alertdialog"
-          aria-label="Label wider than the printer"
-          aria-describedby="confirm-oversize-text"
-          onKeyDown={(e) => {
-            if (e.key !== 'Escape') return;
-            e.preventDefault();
+        <OversizeQuestion
+          fit={confirmingOversize.fit}
+          printerName={chosen?.name ?? 'the printer'}
+          onChoose={printOversize}
+          onCancel={() => {
             document.getState().cancelOversizeConfirm();
             printButton.current?.focus();
           }}
-        >
-          <div id="confirm-oversize-text" className="small">
-            <p>
-              {confirmingOversize.fit.problem} ({chosen?.name ?? 'the printer'}). Printed as it is,{' '}
-              {confirmingOversize.fit.cut} would not print.
-            </p>
-          </div>
-          <div className="row">
-            <button
-              ref={oversizeButton}
-              type="button"
-              className="btn btn-primary btn-small"
-              onClick={() => printOversize('fit')}
-            >
-              Scale to fit ({confirmingOversize.fit.fitPercent} %)
-            </button>
-            {confirmingOversize.fit.rotates && (
-              <button
-                type="button"
-                className="btn btn-secondary btn-small"
-                onClick={() => printOversize('rotate')}
-              >
-                Rotate 90°
-              </button>
-            )}
-            <button
-              type="button"
-              className="btn btn-secondary btn-small"
-              onClick={() => printOversize('cut')}
-            >
-              Print it cut
-            </button>
-            <button
-              type="button"
-              className="btn btn-secondary btn-small"
-              onClick={() => {
-                document.getState().cancelOversizeConfirm();
-                printButton.current?.focus();
-              }}
-            >
-              Cancel
-            </button>
-          </div>
-        </div>
+        />
       )}
       <p className="shortcut-hint muted small" aria-hidden="true">
         Ctrl+P
