@@ -7,9 +7,7 @@ import type { Problem } from '../model/errors';
 import type { Field, Template } from '../model/schema';
 import type { ApiData } from './resolve';
 import { assertNever } from '../base/assert-never';
-import { BarcodeValueError } from '../model/barcode/errors';
-import { prepareValue } from '../model/barcode/values';
-import { parseRefs, substitute, type Segment } from '../model/refs';
+import { barcodeFieldProblems } from '../model/barcode-fields';
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -90,46 +88,14 @@ export function checkValues(template: Template, apiData: ApiData): Problem[] {
  * check digit: layout/barcode/values.ts, the step every render runs before encoding) — so an EAN-13 with a wrong
  * check digit is a problem of its field where the value is typed, in a CSV report and before a job is created,
  * not a failed label later. A barcode is checked once every field it uses has a typed value; counters are
- * numbered per label by the job and are left to it. The problem goes to the first field the barcode uses.
+ * numbered per label by the job and are left to it. The problem goes to the first field the barcode uses
+ * (src/model/barcode-fields.ts, which the designer and the Print screen ask too).
  */
 export function checkBarcodeValues(template: Template, apiData: ApiData): Problem[] {
-  const problems: Problem[] = [];
-  const byName = new Map(template.fields.map((f) => [f.name, f]));
-  for (const element of template.elements) {
-    if (element.type !== 'barcode') continue;
-    let segments: Segment[];
-    try {
-      segments = parseRefs(element.text);
-    } catch {
-      continue; // a template that does not parse is reported by the template's own validation
-    }
-    const names = segments.flatMap((s) => (s.kind === 'field' ? [s.name] : []));
-    const first = names[0];
-    if (first === undefined) continue;
-    const typed = names.every((n) => {
-      const value = Object.hasOwn(apiData, n) ? apiData[n] : undefined;
-      return byName.get(n)?.type !== 'counter' && value !== undefined && value !== '';
-    });
-    if (!typed) continue;
-    try {
-      prepareValue(
-        element.format,
-        substitute(segments, (n) => apiData[n] ?? ''),
-      );
-    } catch (e) {
-      if (!(e instanceof BarcodeValueError)) throw e;
-      const label = byName.get(first)?.label ?? first;
-      // Like the field rules' messages, it names the field (unless the symbology's name already does); one
-      // problem per thing wrong with the value (a GS1 element string can have several).
-      for (const one of e.each) {
-        problems.push({
-          path: `apiData.${first}`,
-          message: one.message.startsWith(label) ? one.message : `${label}: ${one.message}`,
-        });
-      }
-    }
-  }
-  return problems;
+  return barcodeFieldProblems(template, (field, name) => {
+    const value = Object.hasOwn(apiData, name) ? apiData[name] : undefined;
+    return field?.type !== 'counter' && value !== undefined && value !== '' ? value : undefined;
+  }).flatMap((p) => (p.field === null ? [] : [{ path: `apiData.${p.field}`, message: p.message }]));
 }
 
 /** apiData keys that match no field: ignored by the spec, but worth a warning (often a case mistake). */

@@ -209,8 +209,11 @@ test('designer: a bundled template is duplicated to be edited, the original stay
   const choice = open.getByRole('combobox', { name: 'Template' });
   const bundled = await choice.getByRole('option', { name: /^product-2x1 \(bundled/ }).textContent();
   await choice.selectOption({ label: bundled! });
-  await expect(open.getByRole('textbox', { name: 'Name of the copy' })).toHaveValue('product-2x1-copy');
-  await open.getByRole('button', { name: 'Duplicate and open' }).click();
+  await open.getByRole('button', { name: 'Open a copy…' }).click();
+  const naming = page.getByRole('dialog', { name: 'Name the copy' });
+  await expect(naming.getByRole('textbox', { name: 'Name of the copy' })).toHaveValue('product-2x1-copy');
+  await naming.getByRole('button', { name: 'Copy and open' }).click();
+  await expect(naming).toBeHidden();
   await expect(open).toBeHidden();
   await expect(page.getByRole('textbox', { name: 'Template name' })).toHaveValue('product-2x1-copy');
   await expect(elementsList(page).getByRole('button').first()).toBeVisible();
@@ -363,8 +366,11 @@ test('designer: shipping-4x6 duplicated, its sender address and logo changed, sa
   const choice = open.getByRole('combobox', { name: 'Template' });
   const option = await choice.getByRole('option', { name: /^shipping-4x6 \(bundled/ }).textContent();
   await choice.selectOption({ label: option! });
-  await open.getByRole('textbox', { name: 'Name of the copy' }).fill(COPY);
-  await open.getByRole('button', { name: 'Duplicate and open' }).click();
+  await open.getByRole('button', { name: 'Open a copy…' }).click();
+  const naming = page.getByRole('dialog', { name: 'Name the copy' });
+  await naming.getByRole('textbox', { name: 'Name of the copy' }).fill(COPY);
+  await naming.getByRole('button', { name: 'Copy and open' }).click();
+  await expect(naming).toBeHidden();
   await expect(open).toBeHidden();
   await expect(page.getByRole('textbox', { name: 'Template name' })).toHaveValue(COPY);
 

@@ -5,9 +5,11 @@
  */
 import { REFERENCE_ATTRIBUTES, type Element } from '../../../src/model/elements';
 import { escapeLiteral, parseRefs, RefSyntaxError, writeRef, type Segment } from '../../../src/model/refs';
+import { sampleBarcodeValue } from '../../../src/model/barcode-fields';
 import type { Field } from '../../../src/model/schema';
 import { checkFieldValue } from '../../../src/resolve/values';
 import type { DesignDocument } from './design-document';
+import { defaultElement } from './element-defaults';
 import { withElements } from './operations';
 
 const withFields = (doc: DesignDocument, fields: Field[]): DesignDocument => ({
@@ -120,17 +122,33 @@ export function moveField(doc: DesignDocument, from: number, to: number): Design
   return withFields(doc, fields);
 }
 
+/** Where a field is inserted: a caret (`start` = `end`) or a selected range it replaces, in the value's characters. */
+export interface InsertAt {
+  start: number;
+  end: number;
+}
+
+/** The value an element of this kind starts with (the palette's), which a field inserted replaces. */
+function isDefaultValue(el: Element, attr: string, value: string): boolean {
+  if (value.trim() === '') return true;
+  const fresh = defaultElement(el.type, 0, 0) as Record<string, unknown>;
+  return fresh[attr] === value;
+}
+
 /**
  * Binds a field to an element: `{Name}` goes into the element's reference attribute (`attr`, default its
- * first: a text's text, a barcode's value, an image's URL, an RFID tag's EPC). At `at`, a caret position in
- * that value, it is inserted; without one it is added at the end of a text and replaces the value of the
- * others (a barcode, an image, an EPC carry one value). An element with no such attribute is left as it is.
+ * first: a text's text, a barcode's value, an image's URL, an RFID tag's EPC), the same way for every kind: a
+ * value still as the palette made it ("Text", a barcode's "12345678") or empty is replaced; any other is kept
+ * and `{Name}` inserted at `at` — the input's caret, or its selection, which it replaces — or at the end.
+ * A barcode whose whole value the field is, when the field has no placeholder (what prints when nothing is
+ * typed, and what the designer draws), gets the symbology's sample as its placeholder, so the label is drawn
+ * and prints (sampleBarcodeValue). An element with no such attribute is left as it is.
  */
 export function bindField(
   doc: DesignDocument,
   index: number,
   name: string,
-  options: { attr?: string; at?: number } = {},
+  options: { attr?: string; at?: number | InsertAt } = {},
 ): DesignDocument {
   const el = doc.template.elements[index];
   if (!el) return doc;
@@ -141,16 +159,26 @@ export function bindField(
   const value = typeof current === 'string' ? current : '';
   const ref = `{${name}}`;
   let next: string;
-  if (options.at !== undefined) {
-    const at = Math.max(0, Math.min(options.at, value.length));
-    next = value.slice(0, at) + ref + value.slice(at);
+  if (isDefaultValue(el, attr, value)) {
+    next = ref;
   } else {
-    next = el.type === 'text' ? value + ref : ref;
+    const at = typeof options.at === 'number' ? { start: options.at, end: options.at } : options.at;
+    const clamp = (n: number) => Math.max(0, Math.min(n, value.length));
+    const start = at === undefined ? value.length : clamp(Math.min(at.start, at.end));
+    const end = at === undefined ? value.length : clamp(Math.max(at.start, at.end));
+    next = value.slice(0, start) + ref + value.slice(end);
   }
-  return withElements(
+  let out = withElements(
     doc,
     doc.template.elements.map((e, i) => (i === index ? ({ ...e, [attr]: next } as Element) : e)),
   );
+  if (el.type === 'barcode' && next === ref) {
+    const f = out.template.fields.findIndex((field) => field.name === name);
+    const field = out.template.fields[f];
+    if (field && field.type !== 'counter' && field.placeholder === '')
+      out = editField(out, f, { placeholder: sampleBarcodeValue(el.format) });
+  }
+  return out;
 }
 
 /** The fields an element refers to (by name, once each, in order of appearance). */

@@ -30,6 +30,7 @@ import {
   type NewDesign,
 } from '../design/design-document';
 import * as fields from '../design/fields';
+import { printedBarcodeProblems } from '../../../src/model/barcode-fields';
 import type { Box } from '../design/geometry';
 import * as ops from '../design/operations';
 
@@ -156,7 +157,7 @@ export interface DesignState {
   editField(index: number, patch: Partial<Field>, options?: ChangeOptions): void;
   removeField(index: number): void;
   moveField(from: number, to: number): void;
-  bindField(element: number, name: string, options?: { attr?: string; at?: number }): void;
+  bindField(element: number, name: string, options?: { attr?: string; at?: number | fields.InsertAt }): void;
 }
 
 /** What became of an import: opened, its name taken (ask for another), or what the save found wrong. */
@@ -408,6 +409,22 @@ export function createDesignStore(api: LabelDeskApi, ports: DesignPorts = {}) {
             f.type !== 'counter' && f.placeholder !== '' ? [[f.name, f.placeholder]] : [],
           ),
         );
+        // A barcode its field leaves empty (or a value it refuses) is named here, by the field, before a job.
+        const barcodes = printedBarcodeProblems(doc.template, values);
+        if (barcodes.length) {
+          const empty = barcodes.some((p) => p.problem === 'empty');
+          set({
+            error: {
+              code: 'client',
+              message: `Not sent: ${barcodes.map((p) => p.message.replace(/\.$/, '')).join('; ')}.${
+                empty ? ' A test label prints each field’s placeholder: give the field one.' : ''
+              }`,
+              field: null,
+              action: null,
+            },
+          });
+          return null;
+        }
         return busyWith(() =>
           api.invoke('print.submit', {
             ref: { source: 'user', name: savedAs },

@@ -100,6 +100,44 @@ describe('binding', () => {
     expect(attr(bindField(doc, 3, 'sku'), 3, 'epc')).toBe('{sku}');
   });
 
+  it('replaces a value still as the palette made it — a new text’s “Text” — instead of adding to it', () => {
+    const fresh = addField(
+      addElement(newDesign({ name: 'n', size: '4x2', unit: 'in', dpi: 203 }), 'text').doc,
+      {
+        name: 'location',
+      },
+    );
+    expect(attr(fresh, 0, 'text')).toBe('Text');
+    expect(attr(bindField(fresh, 0, 'location'), 0, 'text')).toBe('{location}');
+    // Even at a caret: the default is not the user's text.
+    expect(attr(bindField(fresh, 0, 'location', { at: 4 }), 0, 'text')).toBe('{location}');
+  });
+
+  it('inserts at the caret, or over the selected range, in a text and a barcode alike', () => {
+    expect(attr(bindField(doc, 0, 'sku', { at: { start: 3, end: 3 } }), 0, 'text')).toBe('SKU{sku}: ');
+    expect(attr(bindField(doc, 0, 'sku', { at: { start: 0, end: 3 } }), 0, 'text')).toBe('{sku}: ');
+    // A range given backwards or past the end is clamped.
+    expect(attr(bindField(doc, 0, 'sku', { at: { start: 99, end: 4 } }), 0, 'text')).toBe('SKU:{sku}');
+    const custom = setProperties(doc, [1], { text: 'PRE-' });
+    expect(attr(bindField(custom, 1, 'sku'), 1, 'text')).toBe('PRE-{sku}');
+    expect(attr(bindField(custom, 1, 'sku', { at: { start: 0, end: 0 } }), 1, 'text')).toBe('{sku}PRE-');
+  });
+
+  it('gives a field bound as a barcode’s whole value the symbology’s sample when it has no placeholder', () => {
+    let d = bindField(doc, 1, 'sku');
+    expect(d.template.fields[0]!.placeholder).toBe('ABC-12345');
+    // EAN-13: a valid 13-digit value.
+    d = bindField(setProperties(doc, [1], { format: 'ean13', text: '' }), 1, 'sku');
+    expect(d.template.fields[0]!.placeholder).toBe('5901234123457');
+    // A placeholder of its own is kept; a field only part of the value gets none (its sample would not fit).
+    const own = editField(doc, 0, { placeholder: 'X-1' });
+    expect(bindField(own, 1, 'sku').template.fields[0]!.placeholder).toBe('X-1');
+    const part = setProperties(doc, [1], { text: 'PRE-' });
+    expect(bindField(part, 1, 'sku').template.fields[0]!.placeholder).toBe('');
+    // A text is not a barcode.
+    expect(bindField(doc, 0, 'sku').template.fields[0]!.placeholder).toBe('');
+  });
+
   it('leaves an element without a value (a rectangle) as it is', () => {
     expect(bindField(doc, 4, 'sku')).toBe(doc);
   });

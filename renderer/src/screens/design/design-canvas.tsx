@@ -38,6 +38,8 @@ interface Props {
   scale: number;
   /** Elements with a problem, outlined in red. */
   problemElements: ReadonlySet<number>;
+  /** Why an element cannot be drawn (a barcode's value), written on it. */
+  notes: ReadonlyMap<number, string>;
 }
 
 /** Ticks of a ruler: every minor step, a longer one at each major step with its number. */
@@ -111,7 +113,7 @@ function Rulers({
 const intersects = (a: Box, b: Box): boolean =>
   a.x <= b.x + b.width && b.x <= a.x + a.width && a.y <= b.y + b.height && b.y <= a.y + a.height;
 
-export default function DesignCanvas({ doc, selection, label, scale, problemElements }: Props) {
+export default function DesignCanvas({ doc, selection, label, scale, problemElements, notes }: Props) {
   const { design } = useStores();
   const layer = useRef<Konva.Layer>(null);
   const transformer = useRef<Konva.Transformer>(null);
@@ -337,6 +339,29 @@ export default function DesignCanvas({ doc, selection, label, scale, problemElem
                   if (c) c.style.cursor = 'default';
                 }}
               />
+            );
+          })}
+          {[...notes].map(([i, note]) => {
+            const box = boxes[i];
+            if (!box) return null;
+            // Readable at any zoom: 11 screen px, across the element's box (at least 120 px wide).
+            const size = 11 / scale;
+            const width = Math.max(box.width, 120 / scale);
+            return (
+              <Group key={`note-${i}`} x={box.x} y={box.y} listening={false}>
+                <Rect width={width} height={box.height} fill="rgba(255,255,255,0.85)" />
+                <Text
+                  text={note}
+                  width={width}
+                  height={box.height}
+                  padding={3 / scale}
+                  fontSize={size}
+                  fill={PROBLEM}
+                  wrap="word"
+                  ellipsis
+                  verticalAlign="middle"
+                />
+              </Group>
             );
           })}
           {snapped.x && (

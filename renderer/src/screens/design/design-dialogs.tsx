@@ -1,7 +1,7 @@
 /**
  * The designer's dialogs, each a modal <dialog> (focus kept inside, Escape cancels): a new template (a preset
  * or a size of its own, the unit, the printer resolution the grid follows, a name), open one (a user template
- * opens as it is; a bundled or captured one is copied under a new name first, as those stay read-only), and
+ * opens as it is; a bundled or captured one is copied under a name asked for first, as those stay read-only), and
  * what to do with unsaved changes.
  */
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
@@ -66,11 +66,7 @@ export function NewTemplateDialog({ onClose }: { onClose(spec: NewDesign | null)
   const [dpi, setDpi] = useState<DesignDpi>(203);
   const [width, setWidth] = useState('4');
   const [height, setHeight] = useState('2');
-  const nameProblem =
-    templateFileNameProblem(name.trim()) ??
-    (templates.some((t) => t.ref.name === name.trim())
-      ? `A template is already called "${name.trim()}".`
-      : null);
+  const nameProblem = newNameProblem(name.trim(), templates);
   const w = Number(width.replace(',', '.'));
   const h = Number(height.replace(',', '.'));
   const sizeProblem = preset === 'custom' && !(w > 0 && h > 0) ? 'Type a width and a height above 0.' : null;
@@ -172,32 +168,41 @@ export interface OpenChoice {
   copyName?: string;
 }
 
+/** The problem of a new template name: not a file name on every OS, or a name a template has already. */
+function newNameProblem(name: string, templates: readonly TemplateSummary[]): string | null {
+  return (
+    templateFileNameProblem(name) ??
+    (templates.some((t) => t.ref.name === name) ? `A template is already called "${name}".` : null)
+  );
+}
+
 export function OpenTemplateDialog({ onClose }: { onClose(choice: OpenChoice | null): void }) {
   const templates = useCatalog((s) => s.templates);
   const busy = useDesign((s) => s.busy);
   const error = useDesign((s) => s.error);
   const [picked, setPicked] = useState(0);
+  // A bundled or captured template chosen: its copy's name is asked next (Escape comes back here).
+  const [naming, setNaming] = useState(false);
   const chosen = templates[picked];
   const readOnly = chosen !== undefined && chosen.ref.source !== 'user';
-  const [copyName, setCopyName] = useState('');
-  const [lastFor, setLastFor] = useState<string | null>(null);
-  const key = chosen ? `${chosen.ref.source}/${chosen.ref.name}` : null;
-  if (key !== lastFor) {
-    setLastFor(key);
-    if (chosen) setCopyName(freeName(`${chosen.ref.name}-copy`, templates));
-  }
-  const copyProblem = readOnly
-    ? (templateFileNameProblem(copyName.trim()) ??
-      (templates.some((t) => t.ref.name === copyName.trim())
-        ? `A template is already called "${copyName.trim()}".`
-        : null))
-    : null;
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (!chosen || copyProblem) return;
-    onClose(readOnly ? { ref: chosen.ref, copyName: copyName.trim() } : { ref: chosen.ref });
+    if (!chosen) return;
+    if (readOnly) setNaming(true);
+    else onClose({ ref: chosen.ref });
   };
+
+  if (naming && chosen)
+    return (
+      <NameCopyDialog
+        original={chosen}
+        onClose={(name) => {
+          if (name === null) setNaming(false);
+          else onClose({ ref: chosen.ref, copyName: name });
+        }}
+      />
+    );
 
   return (
     <Modal title="Open a template" titleId="open-template-title" onCancel={() => onClose(null)}>
@@ -213,29 +218,10 @@ export function OpenTemplateDialog({ onClose }: { onClose(choice: OpenChoice | n
           </select>
         </label>
         {readOnly && (
-          <>
-            <p className="muted">
-              A {chosen.ref.source} template stays as it is: LabelDesk copies it into your templates under a
-              new name, and you edit the copy.
-            </p>
-            <div className={`field${copyProblem ? ' field-invalid' : ''}`}>
-              <label className="field-label" htmlFor="copy-name">
-                Name of the copy
-              </label>
-              <input
-                id="copy-name"
-                value={copyName}
-                aria-invalid={copyProblem ? true : undefined}
-                aria-describedby={copyProblem ? 'copy-name-problem' : undefined}
-                onChange={(e) => setCopyName(e.target.value)}
-              />
-              {copyProblem && (
-                <span className="field-problem" id="copy-name-problem">
-                  {copyProblem}
-                </span>
-              )}
-            </div>
-          </>
+          <p className="muted">
+            A {chosen.ref.source} template stays as it is: LabelDesk copies it into your templates under a
+            name you choose next, and you edit the copy.
+          </p>
         )}
         {error && <ErrorNotice error={error} />}
         <div className="dialog-actions">
@@ -243,7 +229,67 @@ export function OpenTemplateDialog({ onClose }: { onClose(choice: OpenChoice | n
             Cancel
           </button>
           <button type="submit" className="btn btn-primary" disabled={!chosen || busy}>
-            {readOnly ? 'Duplicate and open' : 'Open'}
+            {readOnly ? 'Open a copy…' : 'Open'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  );
+}
+
+/**
+ * The name of the copy of a bundled or captured template: proposed (`name-copy`, or `-2`… when taken), editable,
+ * checked as any template name; Enter accepts, Escape goes back (null).
+ */
+function NameCopyDialog({
+  original,
+  onClose,
+}: {
+  original: TemplateSummary;
+  onClose(name: string | null): void;
+}) {
+  const templates = useCatalog((s) => s.templates);
+  const busy = useDesign((s) => s.busy);
+  const error = useDesign((s) => s.error);
+  const [name, setName] = useState(() => freeName(`${original.ref.name}-copy`, templates));
+  const problem = newNameProblem(name.trim(), templates);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!problem) onClose(name.trim());
+  };
+  return (
+    <Modal title="Name the copy" titleId="name-copy-title" onCancel={() => onClose(null)}>
+      <form onSubmit={submit} noValidate>
+        <p className="muted">
+          “{original.ref.name}” is a {original.ref.source} template and stays as it is. LabelDesk copies it
+          into your templates under this name, and you edit the copy.
+        </p>
+        <div className={`field${problem ? ' field-invalid' : ''}`}>
+          <label className="field-label" htmlFor="copy-name">
+            Name of the copy
+          </label>
+          <input
+            id="copy-name"
+            value={name}
+            autoFocus
+            onFocus={(e) => e.target.select()}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? 'copy-name-problem' : undefined}
+            onChange={(e) => setName(e.target.value)}
+          />
+          {problem && (
+            <span className="field-problem" id="copy-name-problem">
+              {problem}
+            </span>
+          )}
+        </div>
+        {error && <ErrorNotice error={error} />}
+        <div className="dialog-actions">
+          <button type="button" className="btn btn-secondary" onClick={() => onClose(null)}>
+            Back
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy || problem !== null}>
+            Copy and open
           </button>
         </div>
       </form>

@@ -23,6 +23,7 @@ import type { NewDesign } from '../../design/design-document';
 import { freeSpot } from '../../design/free-spot';
 import { labelBox, type Alignment, type ZOrder } from '../../design/operations';
 import { mergeProblems, templateProblems } from '../../design/problems';
+import { barcodeCanvasProblems, designStandIns } from '../../design/design-values';
 import { sceneToKonva, type KonvaLabel } from '../../preview/scene-to-konva';
 import { useDesign, useDocument, useStores } from '../../store/stores-context';
 import { stepZoom, type Screen } from '../../store/ui';
@@ -50,8 +51,8 @@ type Pending = { kind: 'leave'; to: Screen } | { kind: 'new' } | { kind: 'open' 
 type Dialog = 'new' | 'open' | 'import' | null;
 
 /**
- * The document drawn by the renderer's preview engine with no values typed (each field's placeholder prints),
- * redrawn on every change; only what changed since the last scene is handed over. What the page cannot draw
+ * The document drawn by the renderer's preview engine with no values typed (each field's placeholder prints;
+ * a field with none is drawn as `{name}`: design-values.ts), redrawn on every change; only what changed since the last scene is handed over. What the page cannot draw
  * (its fonts still loading, text only a fallback or user font has, an image by address) main draws instead.
  */
 function useDesignScene(template: Template | undefined): {
@@ -76,15 +77,16 @@ function useDesignScene(template: Template | undefined): {
       return;
     }
     let live = true;
+    const values = designStandIns(template);
     const run = async (): Promise<void> => {
       const since = held.current?.id;
-      let result = await previewEngine.preview({ template, values: {}, ...(since ? { since } : {}) });
+      let result = await previewEngine.preview({ template, values, ...(since ? { since } : {}) });
       if (!live) return;
       if (!result) {
         // The page cannot draw it (yet): main's whole scene, which the next page scene cannot build on.
         held.current = null;
         try {
-          result = await api.invoke('preview.templateScene', { template, values: {} });
+          result = await api.invoke('preview.templateScene', { template, values });
         } catch (e) {
           if (live) setNote(`This label cannot be drawn: ${toUserError(e).message}`);
           return;
@@ -179,9 +181,18 @@ export function DesignScreen() {
 
   const template = doc?.template;
   const { label, note, lines, notdef } = useDesignScene(template);
-  const problems = useMemo(
+  const schemaProblems = useMemo(
     () => mergeProblems(template ? templateProblems(template) : [], savedProblems),
     [template, savedProblems],
+  );
+  // Barcodes the canvas cannot draw: not in the way of a save (a value typed at print may be right), but named.
+  const barcodes = useMemo(
+    () => (template ? barcodeCanvasProblems(template) : { problems: [], notes: new Map<number, string>() }),
+    [template],
+  );
+  const problems = useMemo(
+    () => mergeProblems(schemaProblems, barcodes.problems),
+    [schemaProblems, barcodes],
   );
   const problemElements = useMemo(
     () => new Set(problems.flatMap((p) => (p.element === null ? [] : [p.element]))),
@@ -630,8 +641,8 @@ export function DesignScreen() {
             {problems.length > 0 && (
               <div className="notice notice-error design-problems" role="status">
                 <strong>
-                  {problems.length === 1 ? 'One problem' : `${problems.length} problems`} to fix before this
-                  can be saved:
+                  {problems.length === 1 ? 'One problem' : `${problems.length} problems`}
+                  {schemaProblems.length > 0 ? ' to fix before this can be saved:' : ' with what prints:'}
                 </strong>
                 <ul>
                   {problems.slice(0, 6).map((p) => (
@@ -662,6 +673,7 @@ export function DesignScreen() {
               role="group"
               aria-roledescription="canvas"
               aria-label="Label canvas: arrow keys move the selection one dot, Shift ten; drag with Space held to pan"
+              aria-describedby={barcodes.notes.size ? 'design-canvas-notes' : undefined}
             >
               {printerView ? (
                 raster ? (
@@ -686,11 +698,23 @@ export function DesignScreen() {
                     label={label}
                     scale={scale}
                     problemElements={problemElements}
+                    notes={barcodes.notes}
                   />
                 </Suspense>
               )}
             </div>
             {note && !printerView && <p className="muted small design-note">{note}</p>}
+            {barcodes.notes.size > 0 && (
+              // What the canvas writes on the elements it cannot draw, for those who do not see it.
+              <p id="design-canvas-notes" className="visually-hidden">
+                {[...barcodes.notes]
+                  .map(
+                    ([i, text]) =>
+                      `${elements[i] ? elementName(elements[i], i) : `Element ${i + 1}`}: ${text}`,
+                  )
+                  .join(' ')}
+              </p>
+            )}
           </section>
 
           <div className="design-right">

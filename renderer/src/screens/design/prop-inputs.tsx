@@ -3,7 +3,7 @@
  * typed is not a number) and announced through aria-describedby. Numbers keep what is typed while the
  * input has the focus, so "0." can become "0.5"; each valid number is sent at once.
  */
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode, type Ref } from 'react';
 import type { DesignState } from '../../store/design';
 import { useDesign, useStores } from '../../store/stores-context';
 
@@ -191,11 +191,19 @@ export function TextInput({
   onDone,
   hint,
   multiline = false,
-}: Common & { value: string; onChange(value: string): void; multiline?: boolean }) {
+  inputRef,
+}: Common & {
+  value: string;
+  onChange(value: string): void;
+  multiline?: boolean;
+  /** The input itself (Insert field reads its caret). */
+  inputRef?: Ref<HTMLInputElement & HTMLTextAreaElement>;
+}) {
   const id = useId();
   const props = {
     id,
     value,
+    ref: inputRef,
     'aria-invalid': problem ? true : undefined,
     'aria-describedby': describedBy(id, problem, hint),
     onBlur: () => onDone?.(),

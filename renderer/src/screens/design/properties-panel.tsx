@@ -5,11 +5,11 @@
  * itself (name, title, size, unit, dpi). Every edit goes to the design store; typing in one input is one
  * undo entry.
  */
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { assertNever } from '../../../../src/base/assert-never';
 import type { TemplateProblemView } from '../../../../src/ipc/contract';
 import { BARCODE_FORMATS, type Element } from '../../../../src/model/elements';
-import { ITF_BEARERS } from '../../../../src/model/barcode/formats';
+import { formatLabel, ITF_BEARERS } from '../../../../src/model/barcode/formats';
 import {
   dots,
   dotsToPx,
@@ -22,6 +22,7 @@ import {
   stageToPx,
 } from '../../../../src/units/units';
 import { DESIGN_DPIS, DESIGN_UNITS, type DesignDpi, type DesignUnit } from '../../design/design-document';
+import { sampleFix } from '../../design/design-values';
 import { referenceAttributes } from '../../design/fields';
 import { elementBox } from '../../design/geometry';
 import { withElements } from '../../design/operations';
@@ -269,6 +270,8 @@ function ElementProperties({ problems }: { problems: readonly TemplateProblemVie
       selection.map((i) => `elements[${i}].${attr}`),
     );
   const type = common(els.map((el) => el.type));
+  // The input of the value a field is inserted into (its caret or selection is where Insert field puts it).
+  const valueInput = useRef<ValueInput>(null);
 
   const placeAll = (key: 'x' | 'y' | 'width' | 'height', v: number) =>
     design
@@ -311,14 +314,21 @@ function ElementProperties({ problems }: { problems: readonly TemplateProblemVie
           onDone={done}
         />
       </div>
-      {type === 'text' && <TextProperties els={els as Extract<Element, { type: 'text' }>[]} at={at} />}
+      {type === 'text' && (
+        <TextProperties els={els as Extract<Element, { type: 'text' }>[]} at={at} valueInput={valueInput} />
+      )}
       {type === 'barcode' && (
-        <BarcodeProperties els={els as Extract<Element, { type: 'barcode' }>[]} at={at} />
+        <BarcodeProperties
+          els={els as Extract<Element, { type: 'barcode' }>[]}
+          at={at}
+          valueInput={valueInput}
+        />
       )}
       {type === 'image' && <ImageFileInput key={selection.join(',')} />}
       {type === 'image' && (
         <TextInput
           label="Image address"
+          inputRef={valueInput}
           value={common(els.map((el) => (el.type === 'image' ? el.url : ''))) ?? ''}
           problem={at('url')}
           onChange={(url) => set('url', url)}
@@ -329,6 +339,7 @@ function ElementProperties({ problems }: { problems: readonly TemplateProblemVie
       {type === 'rfid' && (
         <TextInput
           label="EPC (hex)"
+          inputRef={valueInput}
           value={common(els.map((el) => (el.type === 'rfid' ? el.epc : ''))) ?? ''}
           problem={at('epc')}
           onChange={(epc) => set('epc', epc)}
@@ -369,7 +380,7 @@ function ElementProperties({ problems }: { problems: readonly TemplateProblemVie
         checked={els.every((el) => el.hideIfEmpty === true)}
         onChange={(hide) => set('hideIfEmpty', hide || undefined)}
       />
-      {selection.length === 1 && <BindField index={selection[0]!} />}
+      {selection.length === 1 && <BindField index={selection[0]!} valueInput={valueInput} />}
     </>
   );
 }
@@ -377,9 +388,11 @@ function ElementProperties({ problems }: { problems: readonly TemplateProblemVie
 function TextProperties({
   els,
   at,
+  valueInput,
 }: {
   els: Extract<Element, { type: 'text' }>[];
   at: (attr: string) => string | undefined;
+  valueInput: RefObject<ValueInput | null>;
 }) {
   const { design } = useStores();
   const installed = useInstalledFamilies();
@@ -397,6 +410,7 @@ function TextProperties({
       <TextInput
         label="Content"
         multiline
+        inputRef={valueInput}
         value={common(els.map((el) => el.text)) ?? ''}
         problem={at('text')}
         onChange={(text) => design.getState().setProperties({ text }, { coalesceKey: 'prop:text' })}
@@ -443,29 +457,44 @@ function TextProperties({
 function BarcodeProperties({
   els,
   at,
+  valueInput,
 }: {
   els: Extract<Element, { type: 'barcode' }>[];
   at: (attr: string) => string | undefined;
+  valueInput: RefObject<ValueInput | null>;
 }) {
   const { design } = useStores();
+  const doc = useDesign((s) => s.doc)!;
+  const selection = useDesign((s) => s.selection);
   const done = () => design.getState().endCoalescing();
+  const fix = selection.length === 1 ? sampleFix(doc.template, selection[0]!) : null;
   return (
     <div className="design-grid">
       <SelectInput<(typeof BARCODE_FORMATS)[number]>
         label="Symbology"
         value={common(els.map((el) => el.format)) ?? ''}
-        options={BARCODE_FORMATS.map((f) => ({ value: f, label: f }))}
+        options={BARCODE_FORMATS.map((f) => ({ value: f, label: formatLabel(f) }))}
         problem={at('format')}
         onChange={(format) => design.getState().setProperties({ format })}
       />
       <TextInput
         label="Value"
+        inputRef={valueInput}
         value={common(els.map((el) => el.text)) ?? ''}
         problem={at('text')}
         onChange={(text) => design.getState().setProperties({ text }, { coalesceKey: 'prop:value' })}
         onDone={done}
         hint="{sku} encodes the field called sku."
       />
+      {fix && (
+        <button
+          type="button"
+          className="btn btn-secondary btn-small design-sample-fix"
+          onClick={() => design.getState().editField(fix.field, { placeholder: fix.sample })}
+        >
+          Use {fix.sample} as {fix.label}’s placeholder
+        </button>
+      )}
       <CheckInput
         label="Human-readable text"
         checked={els.every((el) => el.humanReadable !== false)}
@@ -475,8 +504,14 @@ function BarcodeProperties({
   );
 }
 
-/** Puts a field's `{Name}` into the element's text, value, address or EPC. */
-function BindField({ index }: { index: number }) {
+/** The input holding the value a field is inserted into. */
+type ValueInput = HTMLInputElement & HTMLTextAreaElement;
+
+/**
+ * Puts a field's `{Name}` into the element's text, value, address or EPC: over a value the palette made, else
+ * at the caret of its input (over its selection), else at the end (fields.ts `bindField`).
+ */
+function BindField({ index, valueInput }: { index: number; valueInput: RefObject<ValueInput | null> }) {
   const { design } = useStores();
   const doc = useDesign((s) => s.doc)!;
   const el = doc.template.elements[index];
@@ -501,7 +536,14 @@ function BindField({ index }: { index: number }) {
         type="button"
         className="btn btn-secondary btn-small"
         disabled={!name}
-        onClick={() => design.getState().bindField(index, name)}
+        onClick={() => {
+          const input = valueInput.current;
+          const at =
+            input?.isConnected && input.selectionStart !== null && input.selectionEnd !== null
+              ? { start: input.selectionStart, end: input.selectionEnd }
+              : undefined;
+          design.getState().bindField(index, name, at ? { at } : {});
+        }}
       >
         Insert field
       </button>
