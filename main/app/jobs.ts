@@ -4,6 +4,7 @@
  * duplicate one silently. Job progress reaches the renderer as `job` events; while a job holds a printer, its
  * view of the printer answers the status poll (no second connection competing for the printer).
  */
+import type { Oversize } from '../../src/outputs/fit';
 import { createHash } from 'node:crypto';
 import { BatchError, type BatchPlan, type CsvTable } from '../../src/jobs/batch';
 import { readWorkbook, type SheetTable } from '../../src/jobs/workbook';
@@ -30,11 +31,13 @@ import { createTransport } from '../../src/node/printers/open-transport';
 
 export interface AppJobs {
   /** A tracked job for label printers; one PDF straight to the spooler for OS queues that want documents. */
+  /** `oversize`: what to do with a label wider than the printer's head (without it such a label is refused). */
   print(
     ref: TemplateRef,
     values: FieldValues,
     copies: number,
     printer: PrinterView,
+    oversize?: Oversize,
   ): Promise<{ job: JobView | null; message: string }>;
   /**
    * Labels resolved elsewhere (a site server's reprint: the same counter values) printed as given: a tracked job
@@ -50,6 +53,7 @@ export interface AppJobs {
     input: BatchInput,
     printer: PrinterView,
     skipInvalid: boolean,
+    oversize?: Oversize,
   ): Promise<{ job: JobView; skipped: number[] }>;
   list(filter: JobFilter): Promise<JobView[]>;
   get(id: number): Promise<{ job: JobView; labels: LabelView[] }>;
@@ -270,6 +274,7 @@ export function createAppJobs(deps: {
     input: BatchInput,
     printer: PrinterView,
     skipInvalid: boolean,
+    oversize: Oversize | undefined,
   ): Promise<{ job: JobView; skipped: number[] }> => {
     await refreshNames();
     if (printer.language === 'pdf') {
@@ -299,6 +304,7 @@ export function createAppJobs(deps: {
       printer: printer.uri,
       rows: p.rows.map((r) => ({ data: r.data, copies: r.copies, row: r.record })),
       skippedRows: p.badRecords,
+      ...(oversize ? { oversize } : {}),
     });
     return { job: view(job), skipped: p.badRecords };
   };
@@ -306,7 +312,7 @@ export function createAppJobs(deps: {
   /** Prints being made now (their labels asked for, their job not yet added): template, values, copies, printer. */
   const startingPrints = new Set<string>();
 
-  const printOnce: AppJobs['print'] = async (ref, values, copies, printer) => {
+  const printOnce: AppJobs['print'] = async (ref, values, copies, printer, oversize) => {
     await refreshNames();
     const entry = await deps.rendering.entry(ref);
     const { template, baseDir } = entry;
@@ -336,12 +342,13 @@ export function createAppJobs(deps: {
       rows: [{ data: filled(values) }],
       copies,
       ...(markups ? { markups } : {}),
+      ...(oversize ? { oversize } : {}),
     });
     return { job: view(job), message: `Printing ${plural} on ${printer.name}.` };
   };
 
   return {
-    async print(ref, values, copies, printer) {
+    async print(ref, values, copies, printer, oversize) {
       // The same label while its print is being made (a second click, a second window): one print, not two —
       // with the site server, each would reserve its own counter numbers.
       const key = JSON.stringify([ref.source, ref.name, values, copies, printer.id]);
@@ -353,7 +360,7 @@ export function createAppJobs(deps: {
       }
       startingPrints.add(key);
       try {
-        return await printOnce(ref, values, copies, printer);
+        return await printOnce(ref, values, copies, printer, oversize);
       } finally {
         startingPrints.delete(key);
       }
@@ -362,7 +369,7 @@ export function createAppJobs(deps: {
       const { plan: p, template, table } = await plan(input);
       return planView(p, table, template);
     },
-    async startBatch(input, printer, skipInvalid) {
+    async startBatch(input, printer, skipInvalid, oversize) {
       // The same file, template and printer while its job is being created: a second click, not a second batch.
       const key = batchKey(input, printer);
       if (startingBatches.has(key)) {
@@ -373,7 +380,7 @@ export function createAppJobs(deps: {
       }
       startingBatches.add(key);
       try {
-        return await startBatchOnce(input, printer, skipInvalid);
+        return await startBatchOnce(input, printer, skipInvalid, oversize);
       } finally {
         startingBatches.delete(key);
       }

@@ -8,7 +8,13 @@
 import { join } from 'node:path';
 import { PrintersFileSchema, type ConfiguredPrinter } from '../../src/printers/printers-file';
 import { formatPrinterUri, parsePrinterUri, PrinterUriError, type PrinterUri } from '../../src/printers/uri';
-import { defaultProfile, knownDpi, withDetectedDpi, type PrinterProfile } from '../../src/printers/profiles';
+import {
+  defaultProfile,
+  knownDpi,
+  printWidthFor,
+  withDetectedDpi,
+  type PrinterProfile,
+} from '../../src/printers/profiles';
 import { queryDpi, queryStatus } from '../../src/printers/query';
 import type { PrinterStatus } from '../../src/printers/status';
 import { PrinterError, type PrinterTransport } from '../../src/printers/transport';
@@ -58,6 +64,8 @@ export interface AppPrinters {
   setup(printer: PrinterView): Promise<PrinterSetup>;
   /** The dpi its profile holds (never asks the printer). */
   profileDpi(printer: PrinterView): Promise<number | undefined>;
+  /** The print width in dots a label for it is rendered with at `dpi` (its profile's; never asks the printer). */
+  printWidth(printer: PrinterView, dpi: number): Promise<number>;
   discover(): Promise<{ found: DiscoveredPrinterView[]; problems: string[] }>;
   /** See the `printers.scanNetwork` channel. */
   scanNetwork(
@@ -311,6 +319,7 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
       }
     },
     profileDpi: async (printer) => knownDpi(await profiles.get(printer.uri)),
+    printWidth: async (printer, dpi) => printWidthFor(await profiles.get(printer.uri), dpi),
     async setup(printer) {
       const profile = await profiles.get(printer.uri);
       const setup = await decidePrinterSetup(printer.uri, undefined, {

@@ -19,6 +19,14 @@ import {
   type RenderPorts,
 } from '../../src/outputs/render';
 import { defaultPrintWidthDots } from '../../src/printers/profiles';
+import {
+  burnedBitmap,
+  checkFit,
+  checkMarkupsFit,
+  cutSummary,
+  fitProblem,
+  type PrintArea,
+} from '../../src/outputs/fit';
 import { FALLBACK_DPI } from '../../src/node/printers/setup';
 import type { Markup, Template } from '../../src/model/schema';
 import { parseTemplate } from '../../src/model/parse';
@@ -30,6 +38,7 @@ import type {
   OutputFormat,
   PreviewResult,
   PrinterView,
+  PrintFit,
   RasterPreview,
   TemplateRef,
 } from '../../src/ipc/contract';
@@ -53,7 +62,10 @@ export interface LabelEntry {
 export interface Rendering {
   /** `since`: the id of a preview scene sent before, so only the nodes that changed since are sent. */
   preview(ref: TemplateRef, values: FieldValues, since?: string): Promise<PreviewResult>;
+  /** The printer view: what the head burns, the label cut to the printer's width (never asks the printer). */
   raster(ref: TemplateRef, values: FieldValues, printer: PrinterView | undefined): Promise<RasterPreview>;
+  /** Whether the label fits the printer (asked before a print; the printer is asked its dpi when unknown). */
+  fit(ref: TemplateRef, printer: PrinterView): Promise<PrintFit>;
   /** The designer's printer view: a template not saved yet (checked first), 1-bit at `dpi`. */
   templateRaster(template: unknown, values: FieldValues, dpi: number): Promise<RasterPreview>;
   /** The designer's document drawn by main (whole scene), for what the page's engine cannot draw. */
@@ -153,23 +165,41 @@ export function createRendering(deps: {
    */
   const previews = new PreviewSender(randomUUID().slice(0, 8), SENT_SCENES_KEPT);
 
-  /** One label's markup as the print head burns it at `dpi`: a 1-bit PNG. */
+  /**
+   * One label's markup as the print head burns it at `dpi`: a 1-bit PNG of the dots the printed ZPL holds —
+   * cut to the printer's `area` when there is one (the designer's view has none: the whole label).
+   */
   const rasterOf = async (
     markup: Markup,
     ports: RenderPorts,
     dpi: number,
     dpiAssumed: boolean,
+    area?: PrintArea,
   ): Promise<RasterPreview> => {
     const scene = await previewLayout(markup, ports, { unit: 'dots', dpi });
-    const bitmap = ports.toMonoBitmap(scene, ports.fonts);
+    const label = ports.toMonoBitmap(scene, ports.fonts);
+    const check = area ? checkFit({ widthDots: label.width, heightDots: label.height }, area) : undefined;
+    const bitmap = area ? burnedBitmap(label, area) : label;
     return {
       dataUrl: `data:image/png;base64,${bytesToBase64(monoToPng(bitmap, dpi))}`,
       dpi,
       dpiAssumed,
       widthDots: bitmap.width,
       heightDots: bitmap.height,
+      labelWidthDots: label.width,
+      labelHeightDots: label.height,
+      cut: check && !check.fits ? cutSummary(check) : null,
     };
   };
+
+  /**
+   * The printer's print area for the printer view: its profile's dpi and width, never asking it. Without a
+   * printer (or for an OS queue, whose driver lays the page out) there is no head to cut the label.
+   */
+  const viewArea = async (printer: PrinterView | undefined, dpi: number): Promise<PrintArea | undefined> =>
+    printer && printer.language === 'zpl'
+      ? { dpi, widthDots: await printers.printWidth(printer, dpi) }
+      : undefined;
 
   /** Files: the same policy, the images loaded once. */
   const ready = (list: readonly Markup[], ports: RenderPorts) => prepareImages(list, ports, 'omit');
@@ -186,7 +216,27 @@ export function createRendering(deps: {
       // Never asks the printer (this runs on every keystroke, maybe while the printer prints): the profile's
       // dpi, else the list's, else 203 said to be a guess.
       const known = printer ? ((await printers.profileDpi(printer)) ?? printer.dpi) : null;
-      return rasterOf(markup, ports, known ?? FALLBACK_DPI, known === null);
+      const dpi = known ?? FALLBACK_DPI;
+      return rasterOf(markup, ports, dpi, known === null, await viewArea(printer, dpi));
+    },
+
+    async fit(ref, printer) {
+      const { template } = await entryOf(ref, true);
+      // An OS queue's driver lays the PDF out on its paper: nothing of ours to cut.
+      if (printer.language === 'pdf')
+        return { fits: true, problem: '', cut: '', rotates: false, fitPercent: 100 };
+      const { dpi, zpl: settings } = await setupFor(printer);
+      const check = checkMarkupsFit([template], {
+        dpi,
+        widthDots: settings.maxWidthDots ?? defaultPrintWidthDots(dpi),
+      });
+      return {
+        fits: check.fits,
+        problem: fitProblem(template.name, check),
+        cut: cutSummary(check),
+        rotates: check.rotates,
+        fitPercent: Math.round((check.fitDpi / dpi) * 100),
+      };
     },
 
     async templateRaster(value, values, dpi) {

@@ -199,10 +199,15 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'preview.templateScene': ({ template, values }) => rendering.templateScene(template, values),
     'output.export': async ({ ref, values, copies, format, printer }) =>
       rendering.export(ref, values, copies, format, await printerOrUndefined(printer)),
-    'print.submit': async ({ ref, values, copies, printer }) => {
+    'print.fit': async ({ ref, printer }) =>
+      // A site printer's labels are drawn by the site server for its own printer (its relay warns).
+      isSitePrinterId(printer)
+        ? { fits: true, problem: '', cut: '', rotates: false, fitPercent: 100 }
+        : rendering.fit(ref, await printers.get(printer)),
+    'print.submit': async ({ ref, values, copies, printer, oversize }) => {
       const sent = isSitePrinterId(printer)
         ? await sitePrinters.print(ref, values, copies, await sitePrinters.get(printer))
-        : await jobs.print(ref, values, copies, await printers.get(printer));
+        : await jobs.print(ref, values, copies, await printers.get(printer), oversize);
       // Best effort: the labels are on their way; a settings file that cannot be written must not say otherwise.
       await settings
         .touchTemplate(ref)
@@ -266,8 +271,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     },
 
     'batch.plan': (input) => jobs.planBatch(input),
-    'batch.start': async ({ printer, skipInvalid, ...input }) =>
-      jobs.startBatch(input, await localPrinter(printer), skipInvalid),
+    'batch.start': async ({ printer, skipInvalid, oversize, ...input }) =>
+      jobs.startBatch(input, await localPrinter(printer), skipInvalid, oversize),
 
     'site.jobs': ({ before, limit }) => site.list(before, limit),
     'site.reprint': async ({ id, printer }) => site.reprint(id, await localPrinter(printer)),

@@ -11,7 +11,14 @@ import { formatRowProblems, planBatch, type BatchPlan, type CsvTable } from '../
 import { isWorkbookBytes, readWorkbook } from '../jobs/workbook';
 import { formatMegabytes, looksLikeWorkbookName, WORKBOOK_LIMITS } from '../jobs/workbook-limits';
 import { formatLabelList } from '../jobs/model';
-import { dpiOption, printerOption } from './printer-args';
+import {
+  dpiOption,
+  OVERSIZE_HELP,
+  oversizeOption,
+  oversizeOptions,
+  printerOption,
+  rethrowDoesNotFit,
+} from './printer-args';
 import { CliError, UsageError, type CliIo } from './io';
 import { loadTemplateEntry, parseOptions, templateOptions } from './template-commands';
 import { asCliError, printAndReport, withJobService } from './job-run';
@@ -27,7 +34,7 @@ export const BATCH_HELP = `Usage: labeldesk batch --file FILE --template NAME|FI
   --copies-column NAME   the column with copies per row (default: a column named "copies", if any)
   --skip-invalid         print the valid records and list the skipped ones (default: print nothing if any is bad)
   --dpi N                render at N dpi (default: printer profile, else asked from the printer, else 203)
-  --detach               store the job and exit (print it with labeldesk jobs resume)
+${OVERSIZE_HELP}  --detach               store the job and exit (print it with labeldesk jobs resume)
   --by NAME              who prints, for the job and the audit log (default: the OS user)
   --retries N            give up (job stays paused) after N failed reconnects; default: never
   --data-dir DIR         where jobs.sqlite and printer profiles live
@@ -113,6 +120,7 @@ export async function batchCommand(args: string[], io: CliIo): Promise<number> {
     by: { type: 'string' },
     retries: { type: 'string' },
     'data-dir': { type: 'string' },
+    ...oversizeOptions,
   });
   if (values.help) {
     io.stdout(BATCH_HELP);
@@ -126,6 +134,7 @@ export async function batchCommand(args: string[], io: CliIo): Promise<number> {
   if (!source) throw new UsageError('--file FILE is required (a CSV file or an .xlsx/.ods workbook)');
   const printer = printerOption(values.printer).text;
   const dpi = dpiOption(values.dpi);
+  const oversize = oversizeOption(values);
   const map = mapOption(values.map);
   const { template, baseDir } = await loadTemplateEntry(values, io);
   try {
@@ -158,15 +167,18 @@ export async function batchCommand(args: string[], io: CliIo): Promise<number> {
     if (!plan.rows.length) throw new CliError('no valid records to print');
 
     return await withJobService(values, io, async (service) => {
-      const { job, warnings } = await service.addJob({
-        template,
-        baseDir,
-        printer,
-        rows: plan.rows.map((r) => ({ data: r.data, copies: r.copies, row: r.record })),
-        skippedRows: plan.badRecords,
-        ...(dpi !== undefined ? { dpi } : {}),
-        start: false,
-      });
+      const { job, warnings } = await service
+        .addJob({
+          template,
+          baseDir,
+          printer,
+          rows: plan.rows.map((r) => ({ data: r.data, copies: r.copies, row: r.record })),
+          skippedRows: plan.badRecords,
+          ...(dpi !== undefined ? { dpi } : {}),
+          ...(oversize ? { oversize } : {}),
+          start: false,
+        })
+        .catch(rethrowDoesNotFit);
       for (const w of warnings) io.stderr(`warning: ${w}\n`);
       io.stdout(
         `job ${job.id}: ${job.labelCount} labels from ${plan.rows.length} records for ${job.printer}\n`,

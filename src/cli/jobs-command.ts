@@ -9,7 +9,7 @@ import { formatLabelList, JOB_STATES, type JobState } from '../jobs/model';
 import { formatPrinterUri } from '../printers/uri';
 import { checkApiData } from '../resolve/resolve';
 import type { JobService } from '../node/jobs/job-service';
-import { dpiOption, printerOption } from './printer-args';
+import { dpiOption, oversizeOption, oversizeOptions, printerOption, rethrowDoesNotFit } from './printer-args';
 import { CliError, UsageError, readJsonArg, type CliIo } from './io';
 import { asCliError, printAndReport, summary, withJobService } from './job-run';
 import { printZplFile, zplPrintOptions } from './print-zpl';
@@ -24,7 +24,9 @@ import {
 export const JOBS_HELP = `Usage: labeldesk jobs <add|list|show|labels|resume|pause|cancel|skip|reprint|audit> [options]
 
   jobs add --printer URI --template NAME|FILE [--data JSON] [--amount N] [--dpi N] [--by NAME] [--detach]
-                         render the labels (ZPL), store the job, and print it label by label
+           [--fit|--allow-cut]
+                         render the labels (ZPL), store the job, and print it label by label; a label
+                         wider than the printer's head is refused unless --fit (scaled) or --allow-cut
   jobs add --printer URI --zpl FILE|@- [--keep-settings] [--allow-printer-commands] [--detach]
                          a ZPL file as it is: each ^XA…^XZ one label, sent as its own bytes
                          (settings and commands beyond the label are named and taken out unless kept)
@@ -131,6 +133,7 @@ async function addCommand(args: string[], io: CliIo): Promise<number> {
     dpi: { type: 'string' },
     detach: { type: 'boolean' },
     ...zplPrintOptions,
+    ...oversizeOptions,
   });
   if (values.help) {
     io.stdout(JOBS_HELP);
@@ -143,20 +146,24 @@ async function addCommand(args: string[], io: CliIo): Promise<number> {
   }
   const printer = printerOption(values.printer).text;
   const dpi = dpiOption(values.dpi);
+  const oversize = oversizeOption(values);
   const { template, baseDir } = await loadTemplateEntry(values, io);
   const data = checkApiData(values.data === undefined ? {} : await readJsonArg('--data', values.data, io));
   const copies = parseAmount(values.amount);
   warnAboutValues(template, data, io);
   return withJobService(values, io, async (service) => {
-    const { job, warnings } = await service.addJob({
-      template,
-      baseDir,
-      printer,
-      rows: [{ data }],
-      copies,
-      ...(dpi !== undefined ? { dpi } : {}),
-      start: false,
-    });
+    const { job, warnings } = await service
+      .addJob({
+        template,
+        baseDir,
+        printer,
+        rows: [{ data }],
+        copies,
+        ...(dpi !== undefined ? { dpi } : {}),
+        ...(oversize ? { oversize } : {}),
+        start: false,
+      })
+      .catch(rethrowDoesNotFit);
     for (const w of warnings) io.stderr(`warning: ${w}\n`);
     io.stdout(`job ${job.id}: ${job.labelCount} labels for ${job.printer}\n`);
     if (values.detach) return 0;

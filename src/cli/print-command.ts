@@ -5,14 +5,24 @@
  * A printer that can report status is asked first: paper out or an open head refuses the print, with the
  * reason, instead of queueing labels into a printer that cannot print them.
  */
-import { renderPdfLabels, renderZplLabels } from '../outputs/render';
+import { renderPdfLabels, renderZplLabels, zplFitCheck } from '../outputs/render';
+import { fitProblem, oversizeFor, oversizeNote } from '../outputs/fit';
 import { defaultDataDir } from '../node/files/data-dir';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DeliveryFailed, deliverLabels, describeResends } from '../printers/deliver';
 import { PrinterError, type PrinterTransport } from '../printers/transport';
 import { queryStatus } from '../printers/query';
 import { PrinterProfileError } from '../printers/profiles';
-import { DEFAULT_PRINT_RETRIES, dpiOption, printerOption, retriesOption } from './printer-args';
+import {
+  DEFAULT_PRINT_RETRIES,
+  doesNotFitError,
+  dpiOption,
+  OVERSIZE_HELP,
+  oversizeOption,
+  oversizeOptions,
+  printerOption,
+  retriesOption,
+} from './printer-args';
 import { createTransport, openStatusChannel, openTransport } from '../node/printers/open-transport';
 import { createProfileStore } from '../node/printers/profile-store';
 import { printLanguage } from '../node/printers/language';
@@ -34,7 +44,7 @@ export const PRINT_HELP = `Usage: labeldesk print --printer URI --template NAME|
   --format zpl|pdf       default: zpl for tcp/usb/serial printers and raw CUPS queues, pdf for other queues
   --dpi N                ZPL resolution when the printer cannot tell and no profile has it
   --force                print even when the printer reports a fault
-  --retries N            reconnects after a dropped connection or an unanswered label (default 3)
+${OVERSIZE_HELP}  --retries N            reconnects after a dropped connection or an unanswered label (default 3)
   --data-dir DIR         where printer profiles (and jobs of --zpl) live
                          (default: $LABELDESK_DATA_DIR or the user data folder)
 ${ZPL_PRINT_HELP}  --by NAME              with --zpl: who prints, for the job and the audit log
@@ -55,6 +65,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
     format: { type: 'string' },
     dpi: { type: 'string' },
     force: { type: 'boolean' },
+    ...oversizeOptions,
     retries: { type: 'string' },
     'data-dir': { type: 'string' },
     ...zplPrintOptions,
@@ -77,6 +88,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
     throw new UsageError(`--format: expected zpl or pdf, got "${values.format}"`);
   }
   const dpiArg = dpiOption(values.dpi);
+  const chosen = oversizeOption(values);
   const retries = retriesOption(values.retries, DEFAULT_PRINT_RETRIES);
 
   // Everything about the label is checked before the printer is touched.
@@ -137,7 +149,18 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
           io.stderr(`detected ${dpi} dpi; saved in the printer profile (${profiles.path})\n`);
         }
         for (const w of warnings) io.stderr(`warning: ${w}\n`);
-        const result = await renderZplLabels(markups, { dpi, ...settings }, ports);
+        // A label wider than the head (or longer than the labels) is never cut without being asked to.
+        const check = zplFitCheck(markups, { dpi, ...settings });
+        const oversize = oversizeFor(check, chosen);
+        if (!check.fits && !oversize) {
+          throw doesNotFitError(fitProblem(name, check));
+        }
+        if (oversize) io.stderr(`warning: ${oversizeNote(name, check, oversize)}\n`);
+        const result = await renderZplLabels(
+          markups,
+          { dpi, ...settings, ...(oversize ? { oversize } : {}) },
+          ports,
+        );
         labels = result.labels;
         summary = `${result.count} label${result.count === 1 ? '' : 's'} as ZPL at ${dpi} dpi`;
       } else {

@@ -28,7 +28,9 @@ import {
   RfidRequiresZpl,
   type OutputStage,
   type RenderPorts,
+  zplFitCheck,
 } from '../outputs/render';
+import { fitProblem, oversizeOutcome } from '../outputs/fit';
 
 /**
  * One stored SVG: its public token (served at `<publicBaseUrl>/files/svg/<token>`) or, for a store that serves
@@ -168,7 +170,12 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
   }
 
   /** What a handler works with: the request's context, the ports holding its loaded images, where it renders. */
-  type HandlerContext = RequestContext & { render: RenderPorts; outputs: OutputStage };
+  type HandlerContext = RequestContext & {
+    render: RenderPorts;
+    outputs: OutputStage;
+    /** A warning for the caller (the X-LabelDesk-Warnings header). */
+    warn: (message: string) => void;
+  };
 
   /** Who asks for a relay job, for a gateway that records it. */
   const requesterOf = (ctx: RequestContext): { apiKey?: string; idempotencyKey?: string } => ({
@@ -190,11 +197,15 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
       const printer = await findPrinter(req.printer_id);
       if (!ports.printers?.accepts(printer, 'zpl')) throw new PrinterRefusesFormat(printer, 'zpl');
       const { dpi, maxWidthDots, labelHome, darkness } = await ports.printers.resolution(printer);
+      const width = maxWidthDots ?? defaultMaxWidthDots(dpi);
+      // As the spec says, a label wider than the head prints cut; the caller is told (#42 item 1).
+      const fit = zplFitCheck(markups, { dpi, maxWidthDots: width });
+      if (!fit.fits) ctx.warn(`${fitProblem(req.label_name, fit)}: ${oversizeOutcome(fit, 'cut')}`);
       const zpl = await ctx.outputs.zpl(
         markups,
         {
           dpi,
-          maxWidthDots: maxWidthDots ?? defaultMaxWidthDots(dpi),
+          maxWidthDots: width,
           ...(labelHome ? { labelHome } : {}),
           ...(darkness ? { darkness } : {}),
           ...compression,
@@ -315,19 +326,22 @@ export function createOperations(ports: EnginePorts, options: OperationOptions =
           ...ctx,
           render: ports.render,
           outputs: IN_PROCESS_OUTPUTS,
+          warn: () => undefined,
         });
         return { body, copies: markups.length, warnings: [], ...(job !== undefined ? { job } : {}) };
       }
       const prepared = await prepareImages(markups, ports.render, ctx.imagePolicy ?? 'strict');
+      const warnings = [...prepared.warnings];
       const body = await handlers[route](req, prepared.markups, {
         ...ctx,
         render: prepared.ports,
         outputs: ctx.outputs ?? IN_PROCESS_OUTPUTS,
+        warn: (message) => warnings.push(message),
       });
       return {
         body,
         copies: markups.length,
-        warnings: prepared.warnings,
+        warnings,
         ...(job !== undefined ? { job } : {}),
       };
     } catch (e) {

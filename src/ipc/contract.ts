@@ -14,6 +14,7 @@ import { JOB_STATES, type LabelState } from '../jobs/model';
 import { formatMegabytes, WORKBOOK_LIMITS } from '../jobs/workbook-limits';
 import type { FieldProblem, WirePreviewScene } from './wire-scene';
 import type { PrinterState } from '../printers/status';
+import { OVERSIZE_CHOICES } from '../outputs/fit';
 import { MEDIA_TRACKING, PRINT_MODES, PRINT_SPEED_RANGE } from '../zpl/job';
 
 // ---------------------------------------------------------------- shared request pieces
@@ -315,8 +316,27 @@ export interface RasterPreview {
   dpi: number;
   /** The printer's dpi is not known yet (no profile): drawn at `dpi` as a guess, not asked on every keystroke. */
   dpiAssumed: boolean;
+  /** What the head burns (what the printed ZPL's `^PW` and `^LL` say): the label cut to the printer. */
   widthDots: number;
   heightDots: number;
+  /** The whole label in dots at `dpi`: larger than widthDots × heightDots when the printer cuts it. */
+  labelWidthDots: number;
+  labelHeightDots: number;
+  /** What the printer does not print, in words ("the right 106 mm (846 dots)"), or null when it all prints. */
+  cut: string | null;
+}
+
+/** Whether a label fits the printer it is about to print on (src/outputs/fit.ts decides). */
+export interface PrintFit {
+  fits: boolean;
+  /** The problem in one sentence, without its full stop; '' when the label fits. */
+  problem: string;
+  /** What printing it cut leaves off ("the right 106 mm (846 dots)"); '' when it fits. */
+  cut: string;
+  /** Turned 90° it fits (the choice `rotate`). */
+  rotates: boolean;
+  /** Scaled to fit: its size in percent (aspect kept). */
+  fitPercent: number;
 }
 
 export interface ExportedFile {
@@ -624,8 +644,13 @@ export const CHANNELS = {
    * system spooler (`job` null: the OS tracks it), with a sentence saying what was sent.
    */
   'print.submit': channel<{ job: JobView | null; message: string }>()(
-    LabelSchema.extend({ copies, printer: printerId }),
+    LabelSchema.extend({ copies, printer: printerId, oversize: z.enum(OVERSIZE_CHOICES).optional() }),
   ),
+  /**
+   * Whether the label fits the printer (its head's width, its dpi): asked before Print, which, when it does not,
+   * asks the user to scale it to fit, turn it, print it cut or cancel (`print.submit`'s `oversize`).
+   */
+  'print.fit': channel<PrintFit>()(LabelSchema.extend({ printer: printerId })),
 
   'printers.list': channel<PrinterView[]>()(none),
   'printers.status': channel<PrinterStatusView>()(z.strictObject({ printer: printerId })),
@@ -650,7 +675,11 @@ export const CHANNELS = {
 
   'batch.plan': channel<BatchPlanView>()(BatchInputSchema),
   'batch.start': channel<{ job: JobView; skipped: number[] }>()(
-    BatchFields.extend({ printer: printerId, skipInvalid: z.boolean() }).refine(oneSource, ONE_SOURCE),
+    BatchFields.extend({
+      printer: printerId,
+      skipInvalid: z.boolean(),
+      oversize: z.enum(OVERSIZE_CHOICES).optional(),
+    }).refine(oneSource, ONE_SOURCE),
   ),
 
   'jobs.list': channel<JobView[]>()(JobFilterSchema),

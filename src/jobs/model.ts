@@ -22,6 +22,7 @@
  */
 import { z } from 'zod';
 import { assertNever } from '../base/assert-never';
+import { OVERSIZE_CHOICES } from '../outputs/fit';
 import { MEDIA_TRACKING, PRINT_MODES } from '../zpl/job';
 
 export const JOB_STATES = ['queued', 'printing', 'paused', 'held', 'done', 'cancelled', 'failed'] as const;
@@ -36,6 +37,8 @@ export type JobFormat = (typeof JOB_FORMATS)[number];
 /** ZPL settings of the printer profile a job was rendered with (kept so later chunks render the same way). */
 export const zplSettingsSchema = z.object({
   maxWidthDots: z.number().int().optional(),
+  /** A label wider than the head: `fit`, `rotate` or `cut` (src/outputs/fit.ts); absent: cut, as before. */
+  oversize: z.enum(OVERSIZE_CHOICES).optional(),
   labelHome: z.object({ x: z.number().int(), y: z.number().int() }).optional(),
   darkness: z
     .union([

@@ -61,8 +61,11 @@ const operationIdOf = (route: string): string => route.replace(/-(\w)/g, (_m, c:
 
 const WARNINGS_HEADER_DOC = {
   description:
-    'Present when something was left out of the label under the incomplete-markup policy: a JSON array of ' +
-    'messages (non-ASCII escaped), one per image that could not be loaded. Send "strict": true to get a 422 instead.',
+    'Present when something was left out of the label: a JSON array of messages (non-ASCII escaped). Under the ' +
+    'incomplete-markup policy, one per image that could not be loaded (send "strict": true to get a 422 instead); ' +
+    'on print-relay, one when the label is wider than the printer prints, naming both widths ("… is 210 mm ' +
+    '(1678 dots) wide but the printer prints 104 mm (832 dots) at 203 dpi: printed cut, the right 106 mm ' +
+    '(846 dots) not printed"): the label prints cut, as the spec says.',
   schema: { type: 'string' },
 };
 

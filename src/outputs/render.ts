@@ -15,6 +15,7 @@ import { renderSvg, svgLengthUnit } from '../render/svg';
 import type { Markup } from '../model/schema';
 import type { Deflate, GfaCompression } from '../zpl/gfa';
 import { buildZplJobs, DEFAULT_MAX_WIDTH_DOTS, type Darkness, type ZplJobOptions } from '../zpl/job';
+import { checkMarkupsFit, layoutDpiFor, orientFor, type FitCheck, type Oversize } from './fit';
 
 export interface RenderPorts {
   fonts: FontSet;
@@ -60,6 +61,13 @@ export interface ZplRenderOptions {
   mediaTracking?: ZplJobOptions['mediaTracking'];
   printMode?: ZplJobOptions['printMode'];
   printSpeed?: ZplJobOptions['printSpeed'];
+  /**
+   * A label wider than `maxWidthDots` (or longer than `labelLengthDots`): `cut` (default, spec §4.6 rule 3),
+   * `fit` (laid out at a lower dpi, aspect kept) or `rotate` (turned 90° when that fits). See fit.ts.
+   */
+  oversize?: Oversize;
+  /** The loaded labels' length in dots, when the printer reports it (fixed media). */
+  labelLengthDots?: number;
 }
 
 /** The API's ZPL result (spec §2.6). */
@@ -124,6 +132,16 @@ function mediaSettings(
   };
 }
 
+/** Whether the labels fit the printer these ZPL options describe (its dpi, print width, label length). */
+export function zplFitCheck(markups: readonly Markup[], opts: ZplRenderOptions): FitCheck {
+  const dpi = opts.dpi ?? DPI_RANGE.default;
+  return checkMarkupsFit(markups, {
+    dpi,
+    widthDots: opts.maxWidthDots ?? MAX_WIDTH_DOTS_RANGE.default,
+    ...(opts.labelLengthDots !== undefined ? { lengthDots: opts.labelLengthDots } : {}),
+  });
+}
+
 /** One complete `^XA…^XZ` job per copy, rasterised at `dpi` (spec §4.6). */
 export async function renderZplLabels(
   markups: readonly Markup[],
@@ -136,12 +154,17 @@ export async function renderZplLabels(
     opts.maxWidthDots ?? MAX_WIDTH_DOTS_RANGE.default,
     MAX_WIDTH_DOTS_RANGE,
   );
-  const scenes = await scenesFor(markups, { unit: 'dots', dpi }, ports);
+  const fit = zplFitCheck(markups, { ...opts, dpi, maxWidthDots });
+  const oversize = opts.oversize ?? 'cut';
+  const scenes = await scenesFor(markups, { unit: 'dots', dpi: layoutDpiFor(fit, oversize) }, ports);
   // A job is a function of its scene (bitmap and RFID writes) and the shared settings: one job string per
   // distinct scene, repeated for its copies (a 1,000-copy answer holds one string 1,000 times).
   const distinct = [...new Set(scenes)];
   const jobs = buildZplJobs(
-    distinct.map((scene) => ({ bitmap: ports.toMonoBitmap(scene, ports.fonts), rfid: scene.rfid })),
+    distinct.map((scene) => ({
+      bitmap: orientFor(ports.toMonoBitmap(scene, ports.fonts), fit, oversize),
+      rfid: scene.rfid,
+    })),
     {
       maxWidthDots,
       compression: opts.compression ?? 'z64',

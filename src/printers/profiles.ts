@@ -131,6 +131,14 @@ export function withDetectedDpi(profile: PrinterProfile, dpi: number): PrinterPr
   return { ...profile, dpi, dpiSource: 'detected', printWidthDots: width };
 }
 
+/**
+ * The print width a label for this printer is rendered with at `dpi`: the profile's when the profile is for
+ * that dpi, else the default head of a 4 in printer at that dpi.
+ */
+export function printWidthFor(profile: PrinterProfile | undefined, dpi: number): number {
+  return profile && profile.dpi === dpi ? profile.printWidthDots : defaultPrintWidthDots(dpi);
+}
+
 type ProfileJobSettings = Pick<
   ZplJobOptions,
   'maxWidthDots' | 'labelHome' | 'darkness' | 'mediaTracking' | 'printMode' | 'printSpeed'

@@ -28,3 +28,13 @@ export function setDot(bitmap: MonoBitmap, x: number, y: number, black: boolean)
   const byte = bitmap.data[i] ?? 0;
   bitmap.data[i] = black ? byte | mask : byte & ~mask;
 }
+
+/** The top-left `width` × `height` dots of `bitmap` (the bitmap itself when that is all of it). */
+export function cropMonoBitmap(bitmap: MonoBitmap, width: number, height: number): MonoBitmap {
+  if (width >= bitmap.width && height >= bitmap.height) return bitmap;
+  const out = createMonoBitmap(Math.min(width, bitmap.width), Math.min(height, bitmap.height));
+  for (let y = 0; y < out.height; y++) {
+    for (let x = 0; x < out.width; x++) if (getDot(bitmap, x, y)) setDot(out, x, y, true);
+  }
+  return out;
+}

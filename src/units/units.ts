@@ -95,3 +95,6 @@ export const dotsPerMmToDpi = (dotsPerMm: number): number => dotsPerMm * MM_PER_
 export function stageToDots(value: number, unit: StageUnit, dpi: number): Dots {
   return dots(Math.round(stageToInches(value, unit) * dpi));
 }
+
+/** Printer dots at `dpi` in millimetres, unrounded: 832 dots at 203 dpi → 104.1 mm. */
+export const dotsToMm = (v: Dots, dpi: number): Mm => mm((v / dpi) * MM_PER_INCH);

@@ -284,6 +284,33 @@ describe('document store: output', () => {
     expect(ui().toasts).toEqual([expect.objectContaining({ kind: 'job', jobId: JOB.id })]);
   });
 
+  it('a label wider than the printer waits for a choice: cancel sends nothing, a choice sends it (#42 item 1)', async () => {
+    const { api, doc } = setup();
+    const fit = {
+      fits: false,
+      problem: 'wide is 210 mm (1678 dots) wide but the printer prints 104 mm (832 dots) at 203 dpi',
+      cut: 'the right 106 mm (846 dots)',
+      rotates: false,
+      fitPercent: 49,
+    };
+    api.on('print.fit', () => fit);
+    await doc().selectTemplate(SUMMARY.ref);
+    doc().setPrinter('p1');
+    expect(await doc().print()).toBeNull();
+    expect(doc().confirmingOversize).toEqual({ fit });
+    expect(api.callsTo('print.submit')).toEqual([]);
+    doc().cancelOversizeConfirm();
+    expect(doc().confirmingOversize).toBeNull();
+    expect(api.callsTo('print.submit')).toEqual([]);
+
+    await doc().print();
+    expect((await doc().print({ oversize: 'fit' }))?.job?.id).toBe(JOB.id);
+    expect(api.callsTo('print.submit')).toEqual([
+      expect.objectContaining({ printer: 'p1', oversize: 'fit' }),
+    ]);
+    expect(doc().confirmingOversize).toBeNull();
+  });
+
   it('an OS queue answer (no job) is shown as an info toast, with nothing to track', async () => {
     const { api, stores, doc, ui } = setup();
     api.on('print.submit', () => ({ job: null, message: 'Sent one PDF to the Office queue.' }));

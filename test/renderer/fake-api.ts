@@ -112,6 +112,7 @@ export function createFakeApi(): FakeApi {
     'templates.get': () => DETAIL,
     'preview.scene': (r) => ({ scene: sceneSaying(r.values.ship_to_name ?? 'NAME'), problems: [], cuts: [] }),
     'print.submit': () => ({ job: JOB, message: 'Sent 1 label to Desk Zebra.' }),
+    'print.fit': () => ({ fits: true, problem: '', cut: '', rotates: false, fitPercent: 100 }),
     'printers.list': () => [
       {
         id: 'p1',

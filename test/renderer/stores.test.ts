@@ -353,7 +353,7 @@ describe('batch', () => {
     expect(startBlocker(stores.batch.getState())).toBeNull();
     expect(await stores.batch.getState().start()).toBeNull();
     expect(api.callsTo('batch.start')).toEqual([]);
-    expect((await stores.batch.getState().start(true))?.id).toBe(JOB.id);
+    expect((await stores.batch.getState().start({ skipInvalid: true }))?.id).toBe(JOB.id);
     expect(api.callsTo('batch.start')).toEqual([
       { ref: SUMMARY.ref, csv: 'x', printer: 'p1', skipInvalid: true },
     ]);

@@ -116,10 +116,13 @@ export function decodeZpl(zpl: string): DecodedZpl {
   return { ...result, bitmap: paint(result) };
 }
 
-/** decodeZpl, then the printed dots to a PGM for zbarimg (white `margin` around them). */
-export function decodeZplToPgm(zpl: string, path: string, margin = 20): DecodedZpl {
+/**
+ * decodeZpl, then the printed dots to a PGM for zbarimg (white `margin` around them; each dot `scale` pixels
+ * square, as a scan at that multiple of the printer's dpi).
+ */
+export function decodeZplToPgm(zpl: string, path: string, margin = 20, scale = 1): DecodedZpl {
   const decoded = decodeZpl(zpl);
-  writeMonoPgm(path, decoded.bitmap, margin);
+  writeMonoPgm(path, decoded.bitmap, margin, scale);
   return decoded;
 }
 

@@ -108,15 +108,28 @@ export function PreviewPanel() {
           >
             {printerView ? (
               raster ? (
-                <img
-                  className="raster"
-                  src={raster.dataUrl}
-                  alt=""
-                  width={Math.ceil(label.width * scale)}
-                  height={Math.ceil(label.height * scale)}
-                  data-dpi={raster.dpi}
-                  onLoad={() => markPreviewPainted('printer')}
-                />
+                <>
+                  {/* What burns, at its share of the label; the rest of the label is marked as cut off. */}
+                  <img
+                    className="raster"
+                    src={raster.dataUrl}
+                    alt=""
+                    width={Math.ceil(((label.width * raster.widthDots) / raster.labelWidthDots) * scale)}
+                    height={Math.ceil(((label.height * raster.heightDots) / raster.labelHeightDots) * scale)}
+                    data-dpi={raster.dpi}
+                    onLoad={() => markPreviewPainted('printer')}
+                  />
+                  {raster.cut && (
+                    <div
+                      className="raster-cut"
+                      role="img"
+                      aria-label={`Cut off: ${raster.cut} of the label do not print on this printer`}
+                      style={{ left: `${(raster.widthDots / raster.labelWidthDots) * 100}%` }}
+                    >
+                      <span aria-hidden="true">Not printed</span>
+                    </div>
+                  )}
+                </>
               ) : (
                 <p className="muted preview-wait">Rendering at the printer’s dpi…</p>
               )
@@ -141,6 +154,8 @@ export function PreviewPanel() {
           {raster.dpiAssumed
             ? " (assumed: this printer's resolution is not known yet)."
             : ': exactly what the print head burns.'}
+          {raster.cut &&
+            ` The label is ${raster.labelWidthDots} × ${raster.labelHeightDots} dots: ${raster.cut} are cut off (shown hatched).`}
         </p>
       )}
       {scene && scene.warnings.length > 0 && (

@@ -5,7 +5,8 @@
  * progress.
  */
 import { createStore } from 'zustand/vanilla';
-import type { BatchPlanView, JobView, LabelDeskApi, TemplateRef } from '../../../src/ipc/contract';
+import type { BatchPlanView, JobView, LabelDeskApi, PrintFit, TemplateRef } from '../../../src/ipc/contract';
+import type { Oversize } from '../../../src/outputs/fit';
 import { toUserError, type UserError } from '../ipc/user-error';
 import { assertNever } from '../../../src/base/assert-never';
 import { heldOnLabel, jobProgress } from './jobs';
@@ -37,8 +38,15 @@ export interface BatchState {
   mapColumn(column: string, field: string): Promise<void>;
   setCopiesColumn(column: string | null): Promise<void>;
   replan(): Promise<void>;
-  /** Prints; with rows that have problems only when `skipInvalid` (the user confirmed skipping them). */
-  start(skipInvalid?: boolean): Promise<JobView | null>;
+  /**
+   * Prints; with rows that have problems only when `skipInvalid` (the user confirmed skipping them). A label
+   * wider than the printer's head waits for the user's choice (`confirmingOversize`), given again as `oversize`
+   * (#42 item 1).
+   */
+  start(options?: { skipInvalid?: boolean; oversize?: Oversize }): Promise<JobView | null>;
+  /** The batch's label is wider than the printer: what print.fit said, and the skip already confirmed. */
+  confirmingOversize: { fit: PrintFit; skipInvalid: boolean } | null;
+  cancelOversizeConfirm(): void;
   reset(): void;
 }
 
@@ -136,6 +144,7 @@ const freshFile = {
   copiesColumn: null,
   plan: null,
   jobId: null,
+  confirmingOversize: null,
 } satisfies Partial<BatchState>;
 
 export function createBatchStore(
@@ -218,7 +227,12 @@ export function createBatchStore(
           if (mine === planSeq) set({ plan: null, planning: false, error: toUserError(e) });
         }
       },
-      start: async (skipInvalid = false) => {
+      confirmingOversize: null,
+      cancelOversizeConfirm: () => set({ confirmingOversize: null }),
+      start: async ({
+        skipInvalid = false,
+        oversize,
+      }: { skipInvalid?: boolean; oversize?: Oversize } = {}) => {
         const request = input();
         const { printer, starting, jobId, plan } = get();
         // A second click while the first starts, or while its job prints, must not print the batch again.
@@ -226,9 +240,22 @@ export function createBatchStore(
         if (!request || !printer || startBlocker(get())) return null;
         // Rows with problems print only when the user confirmed skipping them.
         if (plan && plan.problems.length > 0 && !skipInvalid) return null;
-        set({ starting: true, error: null });
+        set({ starting: true, error: null, confirmingOversize: null });
         try {
-          const { job } = await api.invoke('batch.start', { ...request, printer, skipInvalid });
+          // A label wider than the printer's head is never cut without the user's choice.
+          if (oversize === undefined) {
+            const fit = await api.invoke('print.fit', { ref: request.ref, values: {}, printer });
+            if (!fit.fits) {
+              set({ confirmingOversize: { fit, skipInvalid } });
+              return null;
+            }
+          }
+          const { job } = await api.invoke('batch.start', {
+            ...request,
+            printer,
+            skipInvalid,
+            ...(oversize ? { oversize } : {}),
+          });
           trackJob(job);
           set({ jobId: job.id });
           return job;

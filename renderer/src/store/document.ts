@@ -11,6 +11,7 @@ import type {
   LabelDeskApi,
   OutputFormat,
   PreviewResult,
+  PrintFit,
   RasterPreview,
   ResponseOf,
   TemplateDetail,
@@ -20,6 +21,7 @@ import type { FieldProblem, WireScene } from '../../../src/ipc/wire-scene';
 import { applyWirePreview, MissingBaseScene } from '../../../src/ipc/wire-preview';
 import { LruCache } from '../../../src/layout/lru';
 import type { Field, Template } from '../../../src/model/schema';
+import type { Oversize } from '../../../src/outputs/fit';
 import { toUserError, type UserError } from '../ipc/user-error';
 import { editableFields } from '../lib/form-keys';
 import { sameRef } from './catalog';
@@ -70,7 +72,17 @@ export interface PrintOptions {
   confirmedCopies?: number;
   /** The user said yes to printing a label whose text does not all fit (`cuts`). */
   confirmedCuts?: boolean;
+  /** What the user chose for a label wider than the printer's head (#42 item 1). */
+  oversize?: Oversize;
 }
+
+/** A print waits for the user's choice: the label is wider than the printer's head (`fit` says by how much). */
+export type OversizeConfirm = {
+  fit: PrintFit;
+  /** What the print being asked about carried, given again with the choice. */
+  confirmedCopies?: number;
+  refocus?: boolean;
+};
 
 /** What waits for the user's yes because the label would print with text cut off. */
 export type CutsConfirm = {
@@ -123,6 +135,8 @@ export interface DocumentState {
   cuts: FieldProblem[];
   /** A print waits for the user's yes to printing a cut label. */
   confirmingCuts: CutsConfirm | null;
+  /** A print waits for the user's choice: the label is wider than the printer (scale, turn, cut or cancel). */
+  confirmingOversize: OversizeConfirm | null;
   previewError: UserError | null;
   raster: RasterPreview | null;
   rasterError: UserError | null;
@@ -142,6 +156,8 @@ export interface DocumentState {
   cancelCopiesConfirm(): void;
   /** The user said no to printing a cut label: the cursor goes to the first field that does not fit. */
   cancelCutsConfirm(): void;
+  /** The user cancelled the print of a label wider than the printer: nothing prints. */
+  cancelOversizeConfirm(): void;
   /** Asks for a preview of the current values (coalesced per microtask, latest answer wins). */
   refreshPreview(): Promise<void>;
   loadRaster(): Promise<void>;
@@ -341,6 +357,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
       problems: [],
       cuts: [],
       confirmingCuts: null,
+      confirmingOversize: null,
       previewError: null,
       raster: null,
       rasterError: null,
@@ -365,6 +382,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           problems: [],
           cuts: [],
           confirmingCuts: null,
+          confirmingOversize: null,
           previewError: null,
           raster: null,
           rasterError: null,
@@ -393,7 +411,12 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
         void get().refreshPreview();
         // A yes to printing the label as it was is not a yes to a changed one.
         const blocked = get().blocked?.field === field ? null : get().blocked;
-        set({ values: { ...get().values, [field]: value }, confirmingCuts: null, blocked });
+        set({
+          values: { ...get().values, [field]: value },
+          confirmingCuts: null,
+          confirmingOversize: null,
+          blocked,
+        });
         ports.ui.getState().resolve(`field:${field}`);
       },
 
@@ -415,6 +438,8 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
 
       cancelCopiesConfirm: () => set({ confirmingCopies: null }),
 
+      cancelOversizeConfirm: () => set({ confirmingOversize: null }),
+
       cancelCutsConfirm: () => {
         const first = get().confirmingCuts?.cuts[0];
         set({ confirmingCuts: null });
@@ -423,7 +448,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
 
       setPrinter: (printer) => {
         rasterSeq++;
-        set({ printer, raster: null, rasterError: null });
+        set({ printer, raster: null, rasterError: null, confirmingOversize: null });
         if (printer) ports.ui.getState().resolve('no-printer');
       },
 
@@ -499,7 +524,7 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
           set({ confirmingCopies: wanted });
           return null;
         }
-        set({ confirmingCopies: null, confirmingCuts: null });
+        set({ confirmingCopies: null, confirmingCuts: null, confirmingOversize: null });
         // Busy from here on, so a second Enter or click while the preview settles is refused.
         set({ busy: 'print' });
         try {
@@ -517,7 +542,28 @@ export function createDocumentStore(api: LabelDeskApi, ports: DocumentPorts) {
             set({ confirmingCopies: copies });
             return null;
           }
-          const sent = await api.invoke('print.submit', { ...request, copies, printer });
+          // A label wider than the printer's head is never cut without the user's choice (#42 item 1).
+          if (options.oversize === undefined) {
+            const fit = await api.invoke('print.fit', { ...request, printer });
+            if (!fit.fits) {
+              set({
+                confirmingOversize: {
+                  fit,
+                  ...(options.confirmedCopies !== undefined
+                    ? { confirmedCopies: options.confirmedCopies }
+                    : {}),
+                  ...(options.refocus ? { refocus: true } : {}),
+                },
+              });
+              return null;
+            }
+          }
+          const sent = await api.invoke('print.submit', {
+            ...request,
+            copies,
+            printer,
+            ...(options.oversize ? { oversize: options.oversize } : {}),
+          });
           ports.printed?.(request.ref);
           if (sent.job) {
             ports.trackJob(sent.job);

@@ -6,6 +6,7 @@
  */
 import { formatLabelList, type JobSpec } from '../../jobs/model';
 import { formatPrinterUri, parsePrinterUri } from '../../printers/uri';
+import { defaultPrintWidthDots } from '../../printers/profiles';
 import {
   counterFields,
   counterKey,
@@ -23,7 +24,8 @@ import {
   type JobPreflight,
 } from './job-preflight';
 import type { JobScheduler } from './job-scheduler';
-import { JobRequestError, type JobService } from './job-service-types';
+import { JobRequestError, LabelDoesNotFit, type JobService } from './job-service-types';
+import { checkMarkupsFit, fitProblem, oversizeFor } from '../../outputs/fit';
 import type { JobViews } from './job-views';
 import type { SqliteCounters } from './sqlite-counters';
 import type { SqliteJobStore } from './sqlite-job-store';
@@ -53,6 +55,13 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
     const template = request.template;
     const rows = checkedRows(request);
     const setup = await setupFor(printer, request.dpi);
+    // A label wider than the head is never cut without a word: refused unless the request says what to do.
+    const check = checkMarkupsFit(request.markups?.length ? request.markups : [template], {
+      dpi: setup.dpi,
+      widthDots: setup.zpl.maxWidthDots ?? defaultPrintWidthDots(setup.dpi),
+    });
+    const oversize = oversizeFor(check, request.oversize);
+    if (!check.fits && !oversize) throw new LabelDoesNotFit(fitProblem(template.name, check), check);
     // Equal copies: rows stored once with `copies`; else each row repeated, one label each.
     const uniform = rows.every((r) => r.copies === rows[0]?.copies);
     const copies = uniform ? (rows[0]?.copies ?? 1) : 1;
@@ -86,7 +95,7 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
         createdBy: user,
         render: {
           ...(request.baseDir !== undefined ? { baseDir: request.baseDir } : {}),
-          zpl: setup.zpl,
+          zpl: { ...setup.zpl, ...(oversize ? { oversize } : {}) },
           counterFirsts,
           ...(uniform ? {} : { counterUnits: stored.map((r) => r.unit) }),
           sourceRows,

@@ -3,6 +3,7 @@
  * Events are plain JSON objects (src/jobs/events.ts), so they can cross IPC as they are.
  */
 import { KindedError } from '../../base/error-kind';
+import type { FitCheck, Oversize } from '../../outputs/fit';
 import type { Clock } from '../../base/clock';
 import type { BatchOptions, BatchPlan, CsvTable } from '../../jobs/batch';
 import type { JobServiceEvent } from '../../jobs/events';
@@ -25,6 +26,21 @@ export class JobRequestError extends KindedError {
   override name = 'JobRequestError';
   get kind() {
     return 'job-refused' as const;
+  }
+}
+
+/**
+ * A label wider than the printer's head (or longer than its labels), and nobody said what to do (#42 item 1):
+ * `problem` names both sizes ("packing-slip-a4 is 210 mm (1678 dots) wide but the printer prints 104 mm (832
+ * dots) at 203 dpi"); each edge adds how its user chooses (the CLI's --fit / --allow-cut, the app's question).
+ */
+export class LabelDoesNotFit extends JobRequestError {
+  override name = 'LabelDoesNotFit';
+  constructor(
+    readonly problem: string,
+    readonly check: FitCheck,
+  ) {
+    super(`${problem}: choose to scale it to fit, or to print it cut`);
   }
 }
 
@@ -73,6 +89,11 @@ export interface NewJob {
   skippedRows?: readonly number[];
   /** Start printing right away in the background (default true). */
   start?: boolean;
+  /**
+   * A label wider than the printer's head (or longer than its labels): `fit`, `rotate` (when turned it fits)
+   * or `cut`. Without it such a label is refused with LabelDoesNotFit (src/outputs/fit.ts decides).
+   */
+  oversize?: Oversize;
   /**
    * The labels as the hosted API resolved them (fetch-markups), one per label, in order: printed as given
    * (at the printer's dpi), instead of resolving `template` with `rows`. Their count must equal the labels

@@ -122,6 +122,25 @@ describe('03 print-relay: ZPL at the resolution the printer reports', () => {
     }
   });
 
+  test('a label wider than the printer prints cut, as the spec says, with a warning header naming both widths (#42 item 1)', async () => {
+    const before = at203.jobs.length;
+    const a = await h.post('print-relay', {
+      label_name: 'packing-slip-a4',
+      amount: 1,
+      apiData: { order_id: 'ORD-1', customer: 'Ada', items: '1 x Box' },
+      printer_id: 7,
+    });
+    expect(a.status).toBe(200);
+    expect(a.json).toEqual({ status: 'sent_to_printer', printer_dpi: 203 });
+    expect(decodeZplToPgm(at203.jobs.slice(before)[0]!.zpl, join(work, 'wide.pgm')).printWidth).toBe(832);
+    expect(JSON.parse(a.headers.get('x-labeldesk-warnings') ?? '[]')).toEqual([
+      'packing-slip-a4 is 210 mm (1678 dots) wide but the printer prints 104 mm (832 dots) at 203 dpi: printed cut, the right 106 mm (846 dots) not printed',
+    ]);
+    // A label that fits carries no such header.
+    const fits = await h.post('print-relay', label(7, 1));
+    expect(fits.headers.get('x-labeldesk-warnings')).toBeNull();
+  });
+
   test('RFID is encoded in the ZPL (spec §4.3 rule 7)', async () => {
     const before = at203.jobs.length;
     const a = await h.post('print-relay', {

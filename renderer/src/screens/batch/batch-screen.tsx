@@ -10,6 +10,7 @@ import { Icon } from '../../components/icons';
 import { ProgressBar } from '../../components/job-bits';
 import { JobControls } from '../../components/job-controls';
 import { Pill, StatusPill } from '../../components/status-pill';
+import { OversizeQuestion } from '../../components/oversize-question';
 import {
   batchRunStatus,
   invalidRowCount,
@@ -199,7 +200,7 @@ export function BatchScreen() {
                 className="btn btn-primary btn-small"
                 onClick={() => {
                   setConfirming(false);
-                  void batch.getState().start(true);
+                  void batch.getState().start({ skipInvalid: true });
                 }}
               >
                 Print {plan.labels} {plan.labels === 1 ? 'label' : 'labels'}, skip {invalid}
@@ -213,6 +214,19 @@ export function BatchScreen() {
               </button>
             </div>
           </div>
+        )}
+        {state.confirmingOversize && (
+          <OversizeQuestion
+            fit={state.confirmingOversize.fit}
+            printerName={printers.find((p) => p.id === state.printer)?.name ?? 'the printer'}
+            onChoose={(choice) =>
+              void batch.getState().start({
+                skipInvalid: state.confirmingOversize?.skipInvalid ?? false,
+                oversize: choice,
+              })
+            }
+            onCancel={() => batch.getState().cancelOversizeConfirm()}
+          />
         )}
         {state.jobId !== null && <BatchProgress jobId={state.jobId} />}
       </section>

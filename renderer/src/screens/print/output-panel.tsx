@@ -3,6 +3,8 @@ import { useEffect, useRef } from 'react';
 import type { OutputFormat } from '../../../../src/ipc/contract';
 import { StatusPill } from '../../components/status-pill';
 import { blockedSentence, type Blocked } from '../../store/document';
+import { OversizeQuestion } from '../../components/oversize-question';
+import type { Oversize } from '../../../../src/outputs/fit';
 import { useDocument, usePrinters, useStores, useUi } from '../../store/stores-context';
 
 const EXPORTS: { format: OutputFormat; label: string }[] = [
@@ -18,6 +20,7 @@ export function OutputPanel() {
   const copiesProblem = useDocument((s) => s.copiesProblem);
   const confirming = useDocument((s) => s.confirmingCopies);
   const confirmingCuts = useDocument((s) => s.confirmingCuts);
+  const confirmingOversize = useDocument((s) => s.confirmingOversize);
   const printer = useDocument((s) => s.printer);
   const busy = useDocument((s) => s.busy);
   const blocked = useDocument((s) => s.blocked);
@@ -48,6 +51,19 @@ export function OutputPanel() {
   useEffect(() => {
     if (confirmingCuts !== null) cutsButton.current?.focus();
   }, [confirmingCuts]);
+
+  /** Prints with the user's choice for a label wider than the printer, as the print asked about would have. */
+  const printOversize = (oversize: Oversize) => {
+    if (!confirmingOversize) return;
+    const { confirmedCopies, refocus } = confirmingOversize;
+    void document.getState().print({
+      oversize,
+      confirmedCuts: true,
+      ...(confirmedCopies !== undefined ? { confirmedCopies } : {}),
+      ...(refocus ? { refocus } : {}),
+    });
+    if (!refocus) printButton.current?.focus();
+  };
 
   return (
     <section className="card output" aria-labelledby="output-title">
@@ -212,6 +228,17 @@ export function OutputPanel() {
             </button>
           </div>
         </div>
+      )}
+      {confirmingOversize !== null && (
+        <OversizeQuestion
+          fit={confirmingOversize.fit}
+          printerName={chosen?.name ?? 'the printer'}
+          onChoose={printOversize}
+          onCancel={() => {
+            document.getState().cancelOversizeConfirm();
+            printButton.current?.focus();
+          }}
+        />
       )}
       <div className="export-row">
         {EXPORTS.map((e) => (
