@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES, CHANNELS, isChannelName } from '../../src/ipc/contract';
-import { BadRequest, IpcError, parseRequest } from '../../src/ipc/errors';
+import type { BadRequest } from '../../src/ipc/errors';
+import { IpcError, parseRequest } from '../../src/ipc/errors';
 import { apiFromBridge, unwrapEnvelope, type IpcBridge } from '../../src/ipc/bridge';
 import { createHttpApi } from '../../src/ipc/http-client';
 
