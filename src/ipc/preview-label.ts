@@ -11,6 +11,7 @@ import { collectImageUrls } from '../layout/images';
 import { layout } from '../layout/layout';
 import type { Scene, TextCut } from '../layout/scene';
 import { REFERENCE_ATTRIBUTES } from '../model/elements';
+import { formatLabel } from '../model/barcode/formats';
 import { printedBarcodeProblems } from '../model/barcode-fields';
 import { referencedFields } from '../model/refs';
 import type { Markup, Template } from '../model/schema';
@@ -105,7 +106,53 @@ export async function previewLabel(
   for (const p of printedBarcodeProblems(template, given)) {
     if (p.field !== null && !flagged.has(p.field)) problems.push({ field: p.field, message: p.message });
   }
+  for (const p of problems) flagged.add(p.field);
+  scene.warnings = warningsForPeople(template, scene.warnings, flagged);
   return { scene, problems, cuts: cutsByField(template, given, scene.cuts) };
+}
+
+const ELEMENT_WARNING = /^elements\[(\d+)\](?:\.[a-z]+)?(?: \([^)]*\))?: (.*)$/s;
+
+/**
+ * The engine's warnings (`elements[1] (barcode code128): Code 128: the value is empty`: the API's words, by
+ * element index) as the preview shows them to people (#42 item 13): the element named by what it is and what it
+ * shows — "The Code 128 barcode of SKU: the value is empty." A warning about an element whose field the form
+ * already flags (an empty field feeding a barcode) is said there, next to the field, and not twice.
+ */
+export function warningsForPeople(
+  template: Template,
+  warnings: readonly string[],
+  flaggedFields: ReadonlySet<string>,
+): string[] {
+  const fieldsOf = elementFields(template);
+  const labels = new Map(template.fields.map((f) => [f.name, f.label || f.name]));
+  const out: string[] = [];
+  for (const warning of warnings) {
+    const match = ELEMENT_WARNING.exec(warning);
+    const element = match ? template.elements[Number(match[1])] : undefined;
+    if (!match || !element) {
+      out.push(warning);
+      continue;
+    }
+    const fields = fieldsOf[Number(match[1])] ?? [];
+    if (fields.some((f) => flaggedFields.has(f))) continue;
+    let what: string;
+    let rest = match[2]!;
+    if (element.type === 'barcode') {
+      const name = formatLabel(element.format);
+      what = `The ${name} barcode`;
+      if (rest.startsWith(`${name}: `)) rest = rest.slice(name.length + 2);
+    } else if (element.type === 'text' && fields.length === 0) {
+      const shown = element.text.length > 24 ? `${element.text.slice(0, 23)}…` : element.text;
+      what = `The text “${shown}”`;
+    } else what = element.type === 'rfid' ? 'The RFID tag' : `The ${element.type}`;
+    if (fields.length > 0) what += ` of ${fields.map((f) => labels.get(f) ?? f).join(', ')}`;
+    // An image's own message starts with the word and its address: "The image https://…: the server answered 404".
+    const sentence =
+      element.type === 'image' && rest.startsWith('image ') ? `${what} ${rest.slice(6)}` : `${what}: ${rest}`;
+    out.push(/[.!?]$/.test(sentence) ? sentence : `${sentence}.`);
+  }
+  return out;
 }
 
 /**

@@ -61,9 +61,7 @@ describe('an image that cannot be loaded, in the app', () => {
   it('the preview draws the rest and lists the image as left out', async () => {
     const preview = await call('preview.scene', { ref, values });
     expect(preview.scene.warnings).toEqual([
-      expect.stringMatching(
-        /^elements\[\d+\] \(image\): image http:\/\/127\.0\.0\.1:1\/logo\.png: .*; left out$/,
-      ),
+      expect.stringMatching(/^The image http:\/\/127\.0\.0\.1:1\/logo\.png: .*; left out\.$/),
     ]);
     expect(JSON.stringify(preview.scene)).toContain(TRACKING);
   });
