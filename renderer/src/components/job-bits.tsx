@@ -1,28 +1,8 @@
 /** Small pieces shared by the job views: state chips and a progress bar. */
-import type { JobStateView, LabelStateView } from '../../../src/ipc/contract';
+import type { JobView, LabelStateView } from '../../../src/ipc/contract';
+import { jobRunStatus } from '../store/jobs';
 import { assertNever } from '../../../src/base/assert-never';
 import { Pill, type Tone } from './status-pill';
-
-export function jobStateTone(state: JobStateView): Tone {
-  switch (state) {
-    case 'queued':
-      return 'neutral';
-    case 'printing':
-      return 'accent';
-    case 'paused':
-      return 'warn';
-    case 'held':
-      return 'warn';
-    case 'done':
-      return 'ok';
-    case 'cancelled':
-      return 'neutral';
-    case 'failed':
-      return 'bad';
-    default:
-      return assertNever(state, 'job state');
-  }
-}
 
 export function labelStateTone(state: LabelStateView): Tone {
   switch (state) {
@@ -42,8 +22,10 @@ export function labelStateTone(state: LabelStateView): Tone {
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-export function JobStateChip({ state }: { state: JobStateView }) {
-  return <Pill tone={jobStateTone(state)}>{capital(state)}</Pill>;
+/** The job's state in the same word everywhere it is shown (jobRunStatus). */
+export function JobStateChip({ job }: { job: JobView }) {
+  const status = jobRunStatus(job);
+  return <Pill tone={status.tone}>{status.badge}</Pill>;
 }
 
 export function LabelStateChip({ state }: { state: LabelStateView }) {

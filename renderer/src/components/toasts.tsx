@@ -32,7 +32,7 @@ function JobToast({ toast }: { toast: Extract<Toast, { kind: 'job' }> }) {
     <div className="toast" role="status" data-testid="job-toast" data-job={toast.jobId}>
       <div className="toast-head">
         <strong>Job {toast.jobId}</strong>
-        {job && <JobStateChip state={job.state} />}
+        {job && <JobStateChip job={job} />}
         <button
           type="button"
           className="btn btn-ghost btn-small toast-close"

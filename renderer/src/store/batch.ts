@@ -8,8 +8,6 @@ import { createStore } from 'zustand/vanilla';
 import type { BatchPlanView, JobView, LabelDeskApi, PrintFit, TemplateRef } from '../../../src/ipc/contract';
 import type { Oversize } from '../../../src/outputs/fit';
 import { toUserError, type UserError } from '../ipc/user-error';
-import { assertNever } from '../../../src/base/assert-never';
-import { heldOnLabel, jobProgress } from './jobs';
 
 export interface BatchState {
   fileName: string | null;
@@ -79,53 +77,6 @@ export function listNumbers(numbers: readonly number[]): string {
   if (numbers.length <= 1) return numbers.join('');
   return `${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
 }
-
-/**
- * How the batch's job reads on the Batch screen — one word for its state in the badge, the note and the
- * button, never "Held" in one place and "Printing…" in another: `button` null means no progress button (a
- * paused job's button is Resume, in its controls).
- */
-export function batchRunStatus(job: JobView): {
-  badge: string;
-  tone: 'neutral' | 'accent' | 'warn' | 'ok' | 'bad';
-  note: string | null;
-  button: string | null;
-} {
-  const progress = jobProgress(job);
-  const of = `${progress.done} of ${progress.total}`;
-  switch (job.state) {
-    case 'queued':
-      return {
-        badge: 'Queued',
-        tone: 'neutral',
-        note: `Waits for the job before it on ${job.printerName}.`,
-        button: `Queued… ${of}`,
-      };
-    case 'printing':
-      return { badge: 'Printing', tone: 'accent', note: null, button: `Printing… ${of}` };
-    case 'paused':
-      return {
-        badge: 'Waiting for printer',
-        tone: 'warn',
-        note: `${capitalise(job.reason ?? 'The printer is not ready')}: printing goes on by itself when ${job.printerName} is ready (${of} labels printed).`,
-        button: `Waiting for printer… ${of}`,
-      };
-    case 'held':
-      return heldOnLabel(job) !== null
-        ? { badge: 'Stopped', tone: 'bad', note: capitalise(job.reason ?? ''), button: null }
-        : { badge: 'Paused', tone: 'warn', note: `Paused by you after ${of} labels.`, button: null };
-    case 'done':
-      return { badge: 'Done', tone: 'ok', note: null, button: null };
-    case 'cancelled':
-      return { badge: 'Stopped', tone: 'neutral', note: `Stopped after ${of} labels.`, button: null };
-    case 'failed':
-      return { badge: 'Failed', tone: 'bad', note: job.reason ? capitalise(job.reason) : null, button: null };
-    default:
-      return assertNever(job.state, 'job state');
-  }
-}
-
-const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** Rows with at least one problem. */
 export function invalidRowCount(plan: BatchPlanView): number {

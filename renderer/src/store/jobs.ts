@@ -4,6 +4,7 @@
  */
 import { createStore } from 'zustand/vanilla';
 import type { JobFilter, JobView, LabelDeskApi, LabelView } from '../../../src/ipc/contract';
+import { assertNever } from '../../../src/base/assert-never';
 import { toUserError, type UserError } from '../ipc/user-error';
 
 export interface LiveJob {
@@ -93,6 +94,53 @@ export function jobProgress(job: JobView): { done: number; total: number; fracti
   const total = job.labelCount;
   return { done, total, fraction: total > 0 ? Math.min(1, done / total) : 0 };
 }
+
+/**
+ * How a job reads wherever it is shown (the Batch screen, History, the job notes) — one word for its state in
+ * the badge, the note and the button, never "Held" in one place and "Printing…" in another: `button` null means no progress button (a
+ * paused job's button is Resume, in its controls).
+ */
+export function jobRunStatus(job: JobView): {
+  badge: string;
+  tone: 'neutral' | 'accent' | 'warn' | 'ok' | 'bad';
+  note: string | null;
+  button: string | null;
+} {
+  const progress = jobProgress(job);
+  const of = `${progress.done} of ${progress.total}`;
+  switch (job.state) {
+    case 'queued':
+      return {
+        badge: 'Queued',
+        tone: 'neutral',
+        note: `Waits for the job before it on ${job.printerName}.`,
+        button: `Queued… ${of}`,
+      };
+    case 'printing':
+      return { badge: 'Printing', tone: 'accent', note: null, button: `Printing… ${of}` };
+    case 'paused':
+      return {
+        badge: 'Waiting for printer',
+        tone: 'warn',
+        note: `${capitalise(job.reason ?? 'The printer is not ready')}: printing goes on by itself when ${job.printerName} is ready (${of} labels printed).`,
+        button: `Waiting for printer… ${of}`,
+      };
+    case 'held':
+      return heldOnLabel(job) !== null
+        ? { badge: 'Stopped', tone: 'bad', note: capitalise(job.reason ?? ''), button: null }
+        : { badge: 'Paused', tone: 'warn', note: `Paused by you after ${of} labels.`, button: null };
+    case 'done':
+      return { badge: 'Done', tone: 'ok', note: null, button: null };
+    case 'cancelled':
+      return { badge: 'Cancelled', tone: 'neutral', note: `Cancelled after ${of} labels.`, button: null };
+    case 'failed':
+      return { badge: 'Failed', tone: 'bad', note: job.reason ? capitalise(job.reason) : null, button: null };
+    default:
+      return assertNever(job.state, 'job state');
+  }
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** `1 min 5 s`, `12 s`. */
 export function formatEta(seconds: number | null): string | null {

@@ -11,14 +11,8 @@ import { ProgressBar } from '../../components/job-bits';
 import { JobControls } from '../../components/job-controls';
 import { Pill, StatusPill } from '../../components/status-pill';
 import { OversizeQuestion } from '../../components/oversize-question';
-import {
-  batchRunStatus,
-  invalidRowCount,
-  listNumbers,
-  skippedRecords,
-  startBlocker,
-} from '../../store/batch';
-import { ACTIVE_JOB_STATES, formatEta, jobProgress } from '../../store/jobs';
+import { invalidRowCount, listNumbers, skippedRecords, startBlocker } from '../../store/batch';
+import { ACTIVE_JOB_STATES, formatEta, jobProgress, jobRunStatus } from '../../store/jobs';
 import {
   formatMegabytes,
   looksLikeWorkbookName,
@@ -44,7 +38,7 @@ export function BatchScreen() {
     const live = state.jobId === null ? undefined : s.live[state.jobId];
     return live && ACTIVE_JOB_STATES.has(live.job.state) ? live.job : null;
   });
-  const runningStatus = running ? batchRunStatus(running) : null;
+  const runningStatus = running ? jobRunStatus(running) : null;
   const [confirming, setConfirming] = useState(false);
   const skipped = plan ? skippedRecords(plan) : [];
 
@@ -240,7 +234,7 @@ function BatchProgress({ jobId }: { jobId: number }) {
   const { job, etaSeconds } = live;
   const progress = jobProgress(job);
   const eta = formatEta(etaSeconds);
-  const status = batchRunStatus(job);
+  const status = jobRunStatus(job);
   // Main's passing messages (a lost connection, a resend) while it prints; the state's own note otherwise.
   const note = job.state === 'printing' ? (live.message ?? status.note) : status.note;
   return (

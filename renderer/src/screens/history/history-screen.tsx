@@ -14,6 +14,16 @@ import { Modal } from '../design/design-dialogs';
 import { SiteHistoryCard } from './site-history-card';
 
 const STATES = JOB_STATE_NAMES;
+/** The filter's words for the states: the ones the jobs' badges use (jobRunStatus). */
+const STATE_WORDS: Record<(typeof STATES)[number], string> = {
+  queued: 'Queued',
+  printing: 'Printing',
+  paused: 'Waiting for printer',
+  held: 'Paused or stopped',
+  done: 'Done',
+  cancelled: 'Cancelled',
+  failed: 'Failed',
+};
 
 /** A value on one line (an address's lines joined by " / "), as a summary shows it. */
 const oneLine = (value: string) => value.replace(/\s*\n+\s*/g, ' / ');
@@ -61,7 +71,7 @@ export function HistoryScreen() {
               <option value="">Any</option>
               {STATES.map((s) => (
                 <option key={s} value={s}>
-                  {s}
+                  {STATE_WORDS[s]}
                 </option>
               ))}
             </select>
@@ -134,7 +144,7 @@ export function HistoryScreen() {
                   <td>{job.printerName}</td>
                   <td className="num">{job.labelCount}</td>
                   <td>
-                    <JobStateChip state={job.state} />
+                    <JobStateChip job={job} />
                     {job.possibleDuplicates.length > 0 && (
                       <span className="pill pill-warn" title="Labels that may have printed twice">
                         <span className="pill-dot" aria-hidden="true" />
@@ -176,7 +186,7 @@ function JobDetail() {
         <h2 id="job-detail-title">
           Job {job.id} · {job.template}
         </h2>
-        <JobStateChip state={job.state} />
+        <JobStateChip job={job} />
         <span className="spacer" />
         <button type="button" className="btn btn-ghost btn-small" onClick={() => jobs.getState().close()}>
           Close
