@@ -53,6 +53,8 @@ describe('the preview warnings', () => {
       'The EAN-13 barcode: EAN-13 takes 12 digits, or 13 with the check digit; this value has 5.',
     );
     // An element showing a field, with no problem of the field: named with the field's label.
-    expect(scene.warnings.some((w) => /^The image of Photo https:\/\/images\.invalid\/shelf\.png: .+\.$/.test(w))).toBe(true);
+    expect(
+      scene.warnings.some((w) => /^The image of Photo https:\/\/images\.invalid\/shelf\.png: .+\.$/.test(w)),
+    ).toBe(true);
   });
 });
