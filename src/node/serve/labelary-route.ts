@@ -260,6 +260,11 @@ function labelaryRefusal(error: unknown, limits: LabelaryLimits): LabelaryError 
       error.message,
       error.headers,
     );
+  if (error instanceof ZplBudgetError && error.budget === 'labels')
+    return new LabelaryError(
+      413,
+      `the ZPL holds more than ${error.limit} label${error.limit === 1 ? '' : 's'}: this server draws at most ${error.limit} a request`,
+    );
   if (error instanceof ZplBudgetError)
     return new LabelaryError(error.budget === 'commands-per-label' ? 400 : 413, error.message);
   if (error instanceof ZplLabelIndexError) return new LabelaryError(400, error.message);

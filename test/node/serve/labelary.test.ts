@@ -165,7 +165,7 @@ describe('serve --labelary', () => {
 
     const many = await text(`${ROUTE}/`, '^XA^FDa^FS^XZ'.repeat(4), { accept: 'application/pdf' });
     expect(many.status).toBe(413);
-    expect(many.body).toBe('ERROR: The ZPL has over 3 labels.');
+    expect(many.body).toBe('ERROR: the ZPL holds more than 3 labels: this server draws at most 3 a request');
 
     const huge = await text('/v1/printers/24dpmm/labels/100x100/0/', parcel.zpl);
     expect(huge.status).toBe(400);
