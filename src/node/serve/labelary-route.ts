@@ -18,6 +18,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WARNINGS_HEADER } from '../../label-api/contract';
+import { LABELARY_DPMM, LABELARY_PREFIX } from '../../label-api/labelary-api';
 import { HttpError } from '../../engine/http-errors';
 import type { FontSet } from '../../layout/fonts';
 import { ZplBudgetError } from '../../zpl/read';
@@ -44,11 +45,6 @@ export const LABELARY_DEFAULTS: LabelaryLimits = {
   bodyBytes: 1024 * 1024,
   inches: 15,
 };
-
-/** Labelary's densities, dots per millimetre → the printer's dpi. */
-export const LABELARY_DPMM: Readonly<Record<string, number>> = { '6': 152, '8': 203, '12': 300, '24': 600 };
-
-export const LABELARY_PREFIX = '/v1/printers/';
 
 /** A refusal of the Labelary route: its status and a sentence naming the problem (the plain-text body). */
 export class LabelaryError extends Error {
