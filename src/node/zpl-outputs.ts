@@ -1,7 +1,8 @@
 /**
  * Node-only: the labels of a ZPL stream drawn by the outputs templates use (issue #33 items 4 and 5). The ZPL
- * reader (src/zpl/read) turns the stream into one Scene per label; this draws those Scenes as PNG, PDF or SVG,
- * or hands each label's own bytes back unchanged (`zpl`). `labeldesk render --zpl` and the Labelary-shaped route
+ * reader (src/zpl/read) turns the stream into one Scene per label; this draws those Scenes as PNG (the 1-bit
+ * dots a printer burns, as the printer view shows them), PDF or SVG, or hands each label's own bytes back
+ * unchanged (`zpl`). `labeldesk render --zpl` and the Labelary-shaped route
  * of `labeldesk serve` both draw through here.
  */
 import type { FontSet } from '../layout/fonts';
@@ -9,6 +10,7 @@ import type { Scene } from '../layout/scene';
 import { renderPdf } from '../render/pdf';
 import { renderSvg } from '../render/svg';
 import { readZpl, warningText, type ZplBudgets, type ZplLabel } from '../zpl/read';
+import { monoToPng } from './mono-png';
 import { nodeOutputPorts } from './render-ports';
 
 export type ZplOutputFormat = 'zpl' | 'pdf' | 'svg' | 'png';
@@ -102,7 +104,8 @@ export async function drawZplLabels(zpl: string | Uint8Array, options: DrawZplOp
           outputs.push(bytes.slice(from, label.source.end));
           break;
         case 'png':
-          outputs.push(ports.renderPng(scene, fonts, { dpi: options.dpi }));
+          // The dots the printer burns (the printer view's rasteriser), as a 1-bit PNG at the label's dpi.
+          outputs.push(monoToPng(ports.toMonoBitmap(scene, fonts), options.dpi));
           break;
         case 'pdf':
           outputs.push(await renderPdf([scene], fonts, pdfOptions));
