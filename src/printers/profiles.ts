@@ -36,6 +36,12 @@ export const PrinterProfileSchema = z
      * every job; omitted: keep the printer's own setting.
      */
     mediaType: z.enum(MEDIA_TRACKING).optional(),
+    /**
+     * The loaded labels' length in dots, as the printer measured it when LabelDesk calibrated it (`~JC`, then
+     * `~HS`), for die-cut and black-mark media; omitted: unknown (continuous media, or not calibrated from
+     * LabelDesk). A label longer than this is not printed across two labels without a word (#42 item 1).
+     */
+    labelLengthDots: dotsSchema.min(1).optional(),
     /** `^PR` print speed in inches per second, sent with every job; omitted: the printer's own. */
     printSpeed: z.number().int().min(PRINT_SPEED_RANGE.min).max(PRINT_SPEED_RANGE.max).optional(),
     /** `^MM` what happens after a label (tear-off, peel, cutter, rewind); omitted: the printer's own. */
@@ -137,6 +143,15 @@ export function withDetectedDpi(profile: PrinterProfile, dpi: number): PrinterPr
  */
 export function printWidthFor(profile: PrinterProfile | undefined, dpi: number): number {
   return profile && profile.dpi === dpi ? profile.printWidthDots : defaultPrintWidthDots(dpi);
+}
+
+/**
+ * The loaded labels' length a label for this printer must fit at `dpi`: the measured one when the profile is for
+ * that dpi and its media is not continuous (where any length prints); else unknown.
+ */
+export function labelLengthFor(profile: PrinterProfile | undefined, dpi: number): number | undefined {
+  if (!profile || profile.dpi !== dpi || profile.mediaType === 'continuous') return undefined;
+  return profile.labelLengthDots;
 }
 
 type ProfileJobSettings = Pick<

@@ -66,6 +66,11 @@ export interface EmulatorOptions {
   bufferFormats?: number;
   /** Whether it speaks SGD (`! U1 getvar`); older firmware ignores those lines. Default true. */
   sgd?: boolean;
+  /**
+   * The loaded labels' length in dots, as `~JC` measures it: after a calibration `~HS` reports it as the label
+   * length (until a format's `^LL` sets another). Default: 6 in.
+   */
+  mediaLengthDots?: number;
 }
 
 export interface ReceivedJob {
@@ -200,7 +205,10 @@ export class ZebraPrinterModel {
         return null;
       case '~JC':
         // Feeds labels to measure them: nothing to measure while out of paper or with the head open.
-        if (!f.silent) this.calibrations++;
+        if (!f.silent) {
+          this.calibrations++;
+          this.labelLengthDots = this.options.mediaLengthDots ?? Math.round(this.options.dpi * 6);
+        }
         return null;
       default:
         return null;

@@ -20,6 +20,7 @@ import {
   defaultPrintWidthDots,
   defaultProfile,
   knownDpi,
+  labelLengthFor,
   withDetectedDpi,
   zplJobSettings,
   type PrinterProfile,
@@ -34,6 +35,8 @@ export interface PrinterSetup {
   /** The dpi came from the printer just now. */
   detected: boolean;
   zpl: ZplSettings;
+  /** The loaded labels' length in dots, when the printer measured it (profile's labelLengthFor). */
+  lengthDots?: number;
   /** The printer's profile, new or updated with the detected dpi, when it should be saved. */
   save?: PrinterProfile;
   /** For people: the printer could not be reached, or the dpi is a guess. */
@@ -96,7 +99,15 @@ export async function decidePrinterSetup(
   }
   const zpl: ZplSettings =
     profile && profile.dpi === dpi ? zplJobSettings(profile) : { maxWidthDots: defaultPrintWidthDots(dpi) };
-  return { dpi, detected, zpl, warnings, ...(save ? { save } : {}) };
+  const lengthDots = labelLengthFor(profile, dpi);
+  return {
+    dpi,
+    detected,
+    zpl,
+    warnings,
+    ...(lengthDots !== undefined ? { lengthDots } : {}),
+    ...(save ? { save } : {}),
+  };
 }
 
 /** The dpi an open printer reports (~HI), or undefined when its link cannot answer. */

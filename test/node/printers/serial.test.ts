@@ -47,6 +47,7 @@ describe('serial transport', () => {
         reasons: [],
         formatsInBuffer: 0,
         labelsRemaining: 0,
+        labelLengthDots: 160,
       });
       expect(printer.jobs.map((j) => j.zpl)).toEqual([job.replace(/\n$/, '')]);
       expect(scanZplJob(printer.jobs[0]?.zpl ?? '', dir)).toEqual([VALUE]);
