@@ -55,26 +55,54 @@ export type PrinterProfile = z.infer<typeof PrinterProfileSchema>;
 /** A profile as written by people or older versions: defaults not yet applied. */
 export type PrinterProfileInput = z.input<typeof PrinterProfileSchema>;
 
-/** The profiles file: `{ "version": 1, "profiles": [...] }`, at most one profile per URI. */
-export const ProfilesFileSchema = z
-  .object({
-    version: z.literal(1),
-    profiles: z.array(PrinterProfileSchema),
-  })
-  .strict()
-  .superRefine((file, ctx) => {
-    const seen = new Map<string, number>();
-    file.profiles.forEach((p, i) => {
-      const first = seen.get(p.uri);
-      if (first !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['profiles', i, 'uri'],
-          message: `same printer as profiles[${first}] (${p.uri})`,
-        });
-      } else seen.set(p.uri, i);
-    });
-  });
+/** The profiles file's version LabelDesk writes. */
+export const PROFILES_FILE_VERSION = 2;
+
+/**
+ * A version 1 file was written when a profile's media type was a default (`gap`) that was never sent to the
+ * printer: read as "the printer's own", so an update does not start sending `^MNY` to a printer on continuous
+ * media nobody told it about. Other values pass unchanged to the schema.
+ */
+const fromVersion1 = (value: unknown): unknown => {
+  if (typeof value !== 'object' || value === null || (value as { version?: unknown }).version !== 1)
+    return value;
+  const file = value as { profiles?: unknown };
+  const profiles = Array.isArray(file.profiles)
+    ? file.profiles.map((p: unknown) => {
+        if (typeof p !== 'object' || p === null) return p;
+        const { mediaType: _unsent, ...rest } = p as Record<string, unknown>;
+        return rest;
+      })
+    : file.profiles;
+  return { ...file, version: PROFILES_FILE_VERSION, profiles };
+};
+
+/**
+ * The profiles file: `{ "version": 2, "profiles": [...] }`, at most one profile per URI (version 1 read as
+ * `fromVersion1` says).
+ */
+export const ProfilesFileSchema = z.preprocess(
+  fromVersion1,
+  z
+    .object({
+      version: z.literal(PROFILES_FILE_VERSION),
+      profiles: z.array(PrinterProfileSchema),
+    })
+    .strict()
+    .superRefine((file, ctx) => {
+      const seen = new Map<string, number>();
+      file.profiles.forEach((p, i) => {
+        const first = seen.get(p.uri);
+        if (first !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['profiles', i, 'uri'],
+            message: `same printer as profiles[${first}] (${p.uri})`,
+          });
+        } else seen.set(p.uri, i);
+      });
+    }),
+);
 
 export type ProfilesFile = z.infer<typeof ProfilesFileSchema>;
 
