@@ -1,6 +1,6 @@
 /**
  * A modal <dialog> with its title: focus kept inside, Escape cancels (`onCancel`). The designer's dialogs, the
- * ZPL import and History's questions use it.
+ * template import and History's questions use it.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 
