@@ -148,11 +148,16 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
   const profiles = createProfileStore(dataDir);
 
   const learnDpi = async (transport: PrinterTransport, printer: ConfiguredPrinter) => {
-    const { dpi } = await queryDpi(transport, { timeoutMs: 2000 });
+    const { dpi, printWidthDots } = await queryDpi(transport, { timeoutMs: 2000 });
     const current = await profiles.get(printer.uri);
-    // Keeps what a person set on the profile (darkness, offsets); only the dpi becomes the printer's answer.
+    // Keeps what a person set on the profile (darkness, offsets); the dpi (and the width nobody changed) become
+    // the printer's answer.
     await profiles.put(
-      current ? withDetectedDpi(current, dpi) : defaultProfile(printer.uri, printer.name, dpi, 'detected'),
+      withDetectedDpi(
+        current ?? defaultProfile(printer.uri, printer.name, dpi, 'detected'),
+        dpi,
+        printWidthDots,
+      ),
     );
   };
 

@@ -152,16 +152,26 @@ export function knownDpi(profile: PrinterProfile | undefined): number | undefine
 }
 
 /**
- * A newly detected dpi applied to a profile: unless a person set the dpi (their setting wins); the print width
- * follows when it was the default for the old dpi. Every other setting (darkness, offsets, media) is kept.
+ * A newly detected dpi (and the print width the printer reported, SGD `ezpl.print_width`) applied to a profile:
+ * unless a person set the dpi (their setting wins); the print width follows when it was the default for the old
+ * dpi — the printer's own when it said it. Every other setting (darkness, offsets, media) is kept.
  */
-export function withDetectedDpi(profile: PrinterProfile, dpi: number): PrinterProfile {
-  if (profile.dpiSource === 'set' || (profile.dpiSource === 'detected' && profile.dpi === dpi))
+export function withDetectedDpi(
+  profile: PrinterProfile,
+  dpi: number,
+  printWidthDots?: number,
+): PrinterProfile {
+  // The width nobody changed (the default for its dpi) follows the printer: its own when it said it.
+  const untouched = profile.printWidthDots === defaultPrintWidthDots(profile.dpi);
+  if (profile.dpiSource === 'set') {
+    // A person's dpi wins; the printer's width is taken only at that dpi.
+    return untouched && printWidthDots !== undefined && profile.dpi === dpi
+      ? { ...profile, printWidthDots }
+      : profile;
+  }
+  const width = untouched ? (printWidthDots ?? defaultPrintWidthDots(dpi)) : profile.printWidthDots;
+  if (profile.dpiSource === 'detected' && profile.dpi === dpi && width === profile.printWidthDots)
     return profile;
-  const width =
-    profile.printWidthDots === defaultPrintWidthDots(profile.dpi)
-      ? defaultPrintWidthDots(dpi)
-      : profile.printWidthDots;
   return { ...profile, dpi, dpiSource: 'detected', printWidthDots: width };
 }
 

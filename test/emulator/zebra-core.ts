@@ -71,6 +71,8 @@ export interface EmulatorOptions {
    * length (until a format's `^LL` sets another). Default: 6 in.
    */
   mediaLengthDots?: number;
+  /** The width it prints, in dots (SGD `ezpl.print_width`). Default: a 4.1 in head at its dpi (832 at 203). */
+  printWidthDots?: number;
 }
 
 export interface ReceivedJob {
@@ -105,6 +107,10 @@ export class ZebraPrinterModel {
   constructor(readonly options: EmulatorOptions) {
     this.labelLengthDots = Math.round(options.dpi * 6);
     this.sgd.set('head.resolution.in_dpi', String(options.dpi));
+    this.sgd.set(
+      'ezpl.print_width',
+      String(options.printWidthDots ?? Math.round((options.dpi * 4.1) / 8) * 8),
+    );
     this.sgd.set('device.languages', 'zpl');
     this.sgd.set('appl.name', this.firmware);
   }

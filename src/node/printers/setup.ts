@@ -25,7 +25,7 @@ import {
   zplJobSettings,
   type PrinterProfile,
 } from '../../printers/profiles';
-import { queryDpi } from '../../printers/query';
+import { queryDpi, type DpiResult } from '../../printers/query';
 import { PrinterError, type PrinterTransport } from '../../printers/transport';
 
 export const FALLBACK_DPI = 203;
@@ -49,7 +49,7 @@ export interface PrinterSetupDeps {
    * The printer's own dpi: a number, or undefined when the link cannot report (a CUPS queue, a file).
    * Rejects with PrinterError when the printer cannot be reached.
    */
-  askDpi: () => Promise<number | undefined>;
+  askDpi: () => Promise<number | DpiResult | undefined>;
   /** Ask the printer even when its profile has a detected dpi (the caller holds an open connection anyway). */
   refresh?: boolean;
   /** The name of a new profile; the last part of the URI by default. */
@@ -78,17 +78,22 @@ export async function decidePrinterSetup(
   if (dpi === undefined && profile?.dpiSource === 'set') dpi = profile.dpi;
   if (dpi === undefined && profile?.dpiSource === 'detected' && !deps.refresh) dpi = profile.dpi;
   if (dpi === undefined) {
+    let widthDots: number | undefined;
     try {
-      dpi = await deps.askDpi();
+      const answer = await deps.askDpi();
+      dpi = typeof answer === 'number' ? answer : answer?.dpi;
+      widthDots = typeof answer === 'object' ? answer.printWidthDots : undefined;
       detected = dpi !== undefined;
     } catch (e) {
       if (!(e instanceof PrinterError) || deps.failIfUnanswered) throw e;
       warnings.push(deps.whenUnreachable ? `${e.message}; ${deps.whenUnreachable}` : e.message);
     }
     if (dpi !== undefined) {
-      const next = profile
-        ? withDetectedDpi(profile, dpi)
-        : defaultProfile(printer, deps.name ?? basename(printer), dpi, 'detected');
+      const next = withDetectedDpi(
+        profile ?? defaultProfile(printer, deps.name ?? basename(printer), dpi, 'detected'),
+        dpi,
+        widthDots,
+      );
       if (next !== profile) save = profile = next;
     }
     dpi ??= knownDpi(profile);
@@ -110,16 +115,16 @@ export async function decidePrinterSetup(
   };
 }
 
-/** The dpi an open printer reports (~HI), or undefined when its link cannot answer. */
-export async function dpiReportedBy(transport: PrinterTransport): Promise<number | undefined> {
-  return transport.capabilities.status ? (await queryDpi(transport)).dpi : undefined;
+/** The dpi (and print width) an open printer reports, or undefined when its link cannot answer. */
+export async function dpiReportedBy(transport: PrinterTransport): Promise<DpiResult | undefined> {
+  return transport.capabilities.status ? await queryDpi(transport) : undefined;
 }
 
 /** `askDpi` over a connection of its own, closed again: for callers that do not hold one. */
 export function askOverNewConnection(
   printer: string,
   connect: (printer: string) => Promise<PrinterTransport>,
-): () => Promise<number | undefined> {
+): () => Promise<DpiResult | undefined> {
   return async () => {
     const transport = await connect(printer);
     try {

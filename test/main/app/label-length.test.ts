@@ -18,6 +18,8 @@ import { scanZplJob } from '../../support/barcode-label';
 let dir: string;
 let services: AppServices;
 let zebra: ZebraEmulator;
+/** A 2-inch printer (its head 448 dots at 203 dpi), as it reports over SGD. */
+let narrow: ZebraEmulator;
 const { call, refused } = ipcCalls(() => services);
 /** 4×4 in die-cut labels at 203 dpi. */
 const LOADED = 812;
@@ -25,12 +27,16 @@ const LOADED = 812;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ld-label-length-'));
   zebra = await startZebraEmulator({ dpi: 203, mediaLengthDots: LOADED });
+  narrow = await startZebraEmulator({ dpi: 203, printWidthDots: 448 });
   services = await createAppServices({
     dataDir: dir,
     shell: 'web',
     version: 'test',
     cipher: plainCipher,
-    printers: [{ id: 1, uri: zebra.uri, name: 'Dock Zebra' }],
+    printers: [
+      { id: 1, uri: zebra.uri, name: 'Dock Zebra' },
+      { id: 2, uri: narrow.uri, name: 'Desk Zebra' },
+    ],
   });
   // The status poll learns the dpi, as the app does on start.
   expect((await call('printers.status', { printer: '1' })).state).toBe('ready');
@@ -39,6 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await services.close();
   await zebra.close();
+  await narrow.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -90,4 +97,20 @@ it('another media type forgets the measured length until the printer is calibrat
   await call('printers.save', { id: '1', name: 'Dock Zebra', uri: zebra.uri, mediaType: 'continuous' });
   await call('printers.calibrate', { id: '1' });
   expect((await call('print.fit', { ref: shipping, values, printer: '1' })).fits).toBe(true);
+});
+
+it('a 2-inch printer is known by the width it reports: a 4-inch label is asked about, a 2-inch one prints', async () => {
+  expect((await call('printers.status', { printer: '2' })).state).toBe('ready');
+  const fit = await call('print.fit', { ref: shipping, values, printer: '2' });
+  expect(fit).toMatchObject({
+    fits: false,
+    problem: 'shipping-4x6 is 102 mm (812 dots) wide but the printer prints 56 mm (448 dots) at 203 dpi',
+  });
+  const product = { source: 'bundled', name: 'product-2x1' } as const;
+  const small = await call('print.fit', {
+    ref: product,
+    values: SAMPLE_DATA['product-2x1'] ?? {},
+    printer: '2',
+  });
+  expect(small.fits).toBe(true);
 });

@@ -164,8 +164,12 @@ describe('identity and resolution', () => {
   });
 
   it('detects 203 and 300 dpi from head.resolution.in_dpi', async () => {
-    expect(await queryDpi(await connect())).toEqual({ dpi: 203, source: 'sgd' });
-    expect(await queryDpi(await connect(emulator300))).toEqual({ dpi: 300, source: 'sgd' });
+    expect(await queryDpi(await connect())).toEqual({ dpi: 203, source: 'sgd', printWidthDots: 832 });
+    expect(await queryDpi(await connect(emulator300))).toEqual({
+      dpi: 300,
+      source: 'sgd',
+      printWidthDots: 1232,
+    });
   });
 
   it('falls back to ~HI dots/mm when the printer does not speak SGD', async () => {
