@@ -182,7 +182,6 @@ test(
     // common: the job is driven by an instance its request did not go to); on a loaded machine its 2 s lease may
     // have run out between the two jobs and another instance's poll taken it — the takeover is the same.
     expect(receivedAtKill).toBeLessThan(WARM_UP + LABELS);
-    expect([driver, ...started]).toContain(victim);
 
     // Another instance takes the printer over once the lease runs out (2 s) and finishes the job.
     await until(async () => (await bigJob())?.state === 'done', 600, 50);
