@@ -79,7 +79,8 @@ function readMu(cmd: ZplCommand): MuReading | ZplWarning {
   const to = c === undefined ? undefined : MU_DPI[c];
   if (base === undefined || to === undefined)
     return ignored('the format base and the conversion must each be 150, 200, 300 or 600 dpi');
-  if (to < base || Math.round(to / base) * base !== to)
+  // The guide's nominal values: 200 → 600 is three times, 200 → 300 no whole multiple.
+  if (Number(c) < Number(b) || Number(c) % Number(b) !== 0)
     return ignored(`a ${b}-dpi format cannot be converted to ${c} dpi (a whole multiple is needed)`);
   return { cmd, units, base, to };
 }
