@@ -134,9 +134,9 @@ export async function planZplFile(
 }
 
 /**
- * The printer's dpi and print width, decided as every print decides them (src/node/printers/setup.ts), a detected
- * dpi saved in the profile; `known` when someone said the dpi (`--dpi`, the profile, the printer just now), not
- * when it is only the fallback's guess.
+ * The printer's dpi, print width and label length, decided as every print decides them
+ * (src/node/printers/setup.ts), a detected dpi saved in the profile; `known` when someone said the dpi (`--dpi`,
+ * the profile, the printer just now), not when it is only the fallback's guess.
  */
 async function printerDpi(
   printer: string,
@@ -144,7 +144,7 @@ async function printerDpi(
   profile: PrinterProfile | undefined,
   profiles: ReturnType<typeof createProfileStore>,
   io: CliIo,
-): Promise<{ dpi: number; printWidthDots: number; known: boolean }> {
+): Promise<{ dpi: number; printWidthDots: number; labelLengthDots?: number; known: boolean }> {
   const env = { ...process.env, ...io.env };
   const setup = await decidePrinterSetup(canonicalPrinterUri(printer), dpiAsked, {
     profile,
@@ -160,6 +160,7 @@ async function printerDpi(
   return {
     dpi: setup.dpi,
     printWidthDots: setup.zpl.maxWidthDots ?? defaultPrintWidthDots(setup.dpi),
+    ...(setup.lengthDots !== undefined ? { labelLengthDots: setup.lengthDots } : {}),
     known,
   };
 }
@@ -173,7 +174,7 @@ function labelsFor(
   io: CliIo,
   file: { name: string; bytes: Uint8Array; plan: ZplPrintPlan },
   printer: string,
-  target: { dpi: number; printWidthDots: number; known: boolean },
+  target: Awaited<ReturnType<typeof printerDpi>>,
 ): Uint8Array[] {
   const { name, bytes, plan } = file;
   const asWritten = plan.labels.map((l) => l.bytes);
