@@ -79,6 +79,24 @@ describe('labeldesk print --zpl: the file dpi against the printer', () => {
     expect(received(emulator)).toEqual([job, job]);
   });
 
+  it('re-rasterises each label of a file as one job item, its ^PQ copies kept', async () => {
+    emulator = await startZebraEmulator({ dpi: 300, port: 0 });
+    const file = [label203(), label203().replace('^XZ', '^PQ2^XZ')].join('\r\n');
+    const r = await printFile('two.zpl', file, emulator);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /job 1: 2 labels from two\.zpl .*\(3 printed: \^PQ copies are made by the printer\)/,
+    );
+    expect(r.stdout).toMatch(/job 1 done: 2\/2 confirmed/);
+    const jobs = received(emulator);
+    expect(jobs).toHaveLength(2);
+    expect(jobs.map((j) => decodeZpl(j).commands.find((c) => c.name === '^PQ')?.params)).toEqual([
+      undefined,
+      '2',
+    ]);
+    for (const [i, job] of jobs.entries()) expect(scanZplJob(job, dir, `two-${i}`)).toEqual([TRACKING]);
+  });
+
   it('--as-is sends the file byte for byte, and says the label prints smaller', async () => {
     emulator = await startZebraEmulator({ dpi: 300, port: 0 });
     const label = label203();
