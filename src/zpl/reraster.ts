@@ -65,11 +65,21 @@ function snapBarcode(node: BarcodeNode, m: Matrix): BarcodeNode {
     const [bx, by] = snap(x + (r[i + 2] ?? 0), y + (r[i + 3] ?? 0));
     rects.push(Math.min(ax, bx), Math.min(ay, by), Math.abs(bx - ax), Math.abs(by - ay));
   }
+  // The interpretation line follows the bars: its centre and baseline where the snapped symbol puts them.
+  const text = node.text && {
+    ...node.text,
+    lines: node.text.lines.map((line) => ({
+      ...line,
+      x: line.x + (line.x + line.width / 2 - x0) * (kx - 1),
+      baseline: line.baseline + (line.baseline - y0) * (ky - 1),
+    })),
+  };
   return {
     ...node,
     rects,
     box: { ...node.box, width: node.box.width * kx, height: node.box.height * ky },
     moduleWidth: node.moduleWidth * kx,
+    ...(text ? { text } : {}),
   };
 }
 
