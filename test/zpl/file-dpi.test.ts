@@ -2,6 +2,7 @@
  * The dpi a ZPL file was made for (src/zpl/file-dpi.ts): ^MU as the ZPL II guide defines it, else ^PW against
  * the printer's labels when one reading alone fits, else nothing claimed; hostile values never claim a dpi.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { zplFileDpi } from '../../src/zpl/file-dpi';
 
@@ -83,5 +84,24 @@ describe('zplFileDpi', () => {
     for (const pw of ['^PW99999999', '^PW-812', '^PW0', '^PW812.5', '^PWabc', '^PW']) {
       expect(zplFileDpi(`^XA${pw}^LL99999^XZ`, at300).dpi).toEqual({ kind: 'unknown' });
     }
+  });
+
+  it('only ever answers a standard dpi, a conversion or nothing, for any stream of ^MU, ^PW and ^LL', () => {
+    const value = fc.oneof(
+      fc.integer({ min: -99999, max: 99999999 }).map(String),
+      fc.string({ maxLength: 8 }),
+    );
+    const piece = fc.oneof(
+      fc
+        .tuple(fc.constantFrom('^MU', '^PW', '^LL'), fc.array(value, { maxLength: 4 }))
+        .map(([c, params]) => `${c}${params.join(',')}`),
+      fc.constantFrom('^XA', '^XZ', '^FO10,10^FDx^FS', '^CC+', '+MUd,200,200'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.constantFrom(203, 300, 600), (pieces, dpi) => {
+        const { dpi: made } = zplFileDpi(pieces.join(''), { dpi, printWidthDots: Math.round(4.1 * dpi) });
+        if (made.kind === 'known') expect([152, 203, 300, 600]).toContain(made.dpi);
+      }),
+    );
   });
 });
