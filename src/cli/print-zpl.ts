@@ -2,7 +2,10 @@
  * `labeldesk print --zpl FILE|@-` and `labeldesk jobs add --zpl` (issue #33 item 3): a ZPL file made elsewhere (a
  * carrier's label) printed through the job queue as a job of its own labels, each sent as its own bytes
  * (src/zpl/print-plan.ts), confirmed, resumed after faults, in `jobs list` with reprint. The file is read and
- * checked (budgets, the reader's warnings, settings and printer commands) before the printer is touched.
+ * checked (budgets, the reader's warnings, settings and printer commands) before the printer is touched. The
+ * printer's profile says whether settings and printer commands are kept (src/printers/zpl-file-options.ts); a
+ * file made for another dpi than the printer's (src/zpl/file-dpi.ts) is re-rasterised at the printer's dpi
+ * (src/zpl/reraster.ts) unless `--as-is`.
  */
 import { readFile } from 'node:fs/promises';
 import { basename, resolve as resolvePath } from 'node:path';
