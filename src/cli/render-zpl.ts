@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename, extname, resolve as resolvePath } from 'node:path';
+import { monoToPng } from '../node/mono-png';
 import { nodeOutputPorts } from '../node/render-ports';
 import { renderPdf } from '../render/pdf';
 import { renderSvg } from '../render/svg';
@@ -91,7 +92,8 @@ async function renderOne(
       // What a ZPL printer is sent: the label as written, and the downloads (~DG, ~DY…) read before it.
       return bytes.slice(from, label.source.end);
     case 'png':
-      return ports.renderPng(label.scene, ports.fonts, { dpi });
+      // The dots the printer burns, black or white (what the app's printer view shows, dot for dot).
+      return monoToPng(ports.toMonoBitmap(label.scene, ports.fonts), dpi);
     case 'pdf':
       return renderPdf([label.scene], ports.fonts, ports.deflate ? { deflate: ports.deflate } : {});
     case 'svg':

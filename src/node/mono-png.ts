@@ -3,9 +3,9 @@
  * head will burn, at the printer's dpi, in a few kilobytes.
  */
 import { deflateSync } from 'node:zlib';
-import type { MonoBitmap } from '../../src/render/bitmap';
-import { pngChunk, setPngDpi } from '../../src/node/resvg/png-dpi';
-import { concatBytes } from '../../src/render/bytes';
+import type { MonoBitmap } from '../render/bitmap';
+import { pngChunk, setPngDpi } from './resvg/png-dpi';
+import { concatBytes } from '../render/bytes';
 
 const SIGNATURE = Uint8Array.of(137, 80, 78, 71, 13, 10, 26, 10);
 
