@@ -1,13 +1,17 @@
 /**
  * `labeldesk render --zpl FILE|@-` (issue #33 item 4): one output per label of a ZPL file, named so they sort;
- * PNG at the printer's dpi with bar codes a scanner reads; `--format zpl` the labels' own bytes unchanged.
+ * PNG at the printer's dpi, 1-bit (the dots the printer burns), with bar codes a scanner reads; `--format zpl` the labels' own bytes unchanged.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli';
-import { decodePngToGrey } from '../support/grey-image';
+import { monoPngToBitmap } from '../support/mono-png';
+
+/** The PNG's dots: throws unless it is 1-bit black and white (the dots the printer burns, no grey edges). */
+const dotsOf = (png: Uint8Array) =>
+  monoPngToBitmap(`data:image/png;base64,${Buffer.from(png).toString('base64')}`);
 import { zbarValues } from '../support/zbar';
 
 const dir = mkdtempSync(join(tmpdir(), 'ld-render-zpl-'));
@@ -29,7 +33,7 @@ describe('labeldesk render --zpl', () => {
     expect(files).toEqual(['carrier-001.png', 'carrier-002.png', 'carrier-003.png']);
     for (const [i, file] of files.entries()) {
       const png = readFileSync(join(out, file));
-      const { width, height } = decodePngToGrey(png);
+      const { width, height } = dotsOf(png);
       expect([width, height]).toEqual([406, 203]);
       expect(zbarValues(join(out, file))).toEqual([`PKG-00${i + 1}`]);
     }
@@ -70,7 +74,7 @@ describe('labeldesk render --zpl', () => {
       },
     );
     expect(r.code).toBe(0);
-    const { width, height } = decodePngToGrey(readFileSync(join(out, readdirSync(out)[0]!)));
+    const { width, height } = dotsOf(readFileSync(join(out, readdirSync(out)[0]!)));
     expect([width, height]).toEqual([400, 200]);
   });
 });
