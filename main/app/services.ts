@@ -115,6 +115,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
   const zplFiles = createAppZplFiles({
     ports: () => getPorts(),
     dpiOf: async (printer) => (await printers.profileDpi(printer)) ?? null,
+    printWidth: (printer, dpi) => printers.printWidth(printer, dpi),
     addZplJob: (name, printer, labels) => jobs.printZpl(name, printer, labels),
   });
 
@@ -289,8 +290,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       zplFiles.open(fileName, base64, await printerOrUndefined(printer)),
     'zpl.label': async ({ token, number, printer }) =>
       zplFiles.label(token, number, await printerOrUndefined(printer)),
-    'zpl.print': async ({ token, printer, copies, keepSettings }) =>
-      zplFiles.print(token, await localPrinter(printer), copies, keepSettings),
+    'zpl.print': async ({ token, printer, copies, keepSettings, asIs }) =>
+      zplFiles.print(token, await localPrinter(printer), copies, keepSettings, asIs ?? false),
     'zpl.export': async ({ token, format, number, printer }) =>
       zplFiles.export(token, format, number, await printerOrUndefined(printer)),
     'jobs.list': (filter) => jobs.list(filter),

@@ -18,6 +18,8 @@ import { bytesToBase64 } from '../../src/render/base64';
 import { renderPdf } from '../../src/render/pdf';
 import { describeFindings, planZplPrint } from '../../src/zpl/print-plan';
 import { readZpl, warningText, ZplBudgetError, type ZplLabel } from '../../src/zpl/read';
+import { sameDpi, zplFileDpi } from '../../src/zpl/file-dpi';
+import { rerasterZplLabels } from '../../src/zpl/reraster';
 
 /** Opened files kept for their printer view, print and exports (one per window that uses it, and a spare). */
 const FILES_KEPT = 4;
@@ -37,6 +39,8 @@ export interface AppZplFiles {
     printer: PrinterView,
     copies: number,
     keepSettings: boolean,
+    /** A file made for another dpi: its bytes unchanged (it prints larger or smaller), not re-rasterised. */
+    asIs: boolean,
   ): Promise<{ job: JobView; message: string }>;
   export(
     token: string,
@@ -59,6 +63,8 @@ export function createAppZplFiles(deps: {
   ports: () => RenderPorts;
   /** The printer's dpi from its profile (never asks the printer), null when unknown. */
   dpiOf: (printer: PrinterView) => Promise<number | null>;
+  /** The printer's print width in dots at `dpi` (its profile's). */
+  printWidth: (printer: PrinterView, dpi: number) => Promise<number>;
   /** Stores the labels as a job on `printer` and starts it (src/node/jobs addZplJob). */
   addZplJob: (
     name: string,
@@ -100,7 +106,19 @@ export function createAppZplFiles(deps: {
   /** Prints being made, by token: a second click (a second window) while one is made is that print, not two. */
   const printing = new Map<string, Promise<{ job: JobView; message: string }>>();
 
-  const printOnce: AppZplFiles['print'] = async (token, printer, copies, keepSettings) => {
+  /** The file's dpi against the printer's (known dpi only: a guess is never a reason to redraw a label). */
+  const mismatchOf = async (
+    bytes: Uint8Array,
+    printer: PrinterView | undefined,
+  ): Promise<ZplFileView['dpiMismatch']> => {
+    const known = printer ? ((await deps.dpiOf(printer)) ?? printer.dpi) : null;
+    if (!printer || known === null || printer.language !== 'zpl') return null;
+    const made = zplFileDpi(bytes, { dpi: known, printWidthDots: await deps.printWidth(printer, known) }).dpi;
+    if (made.kind !== 'known' || sameDpi(made.dpi, known)) return null;
+    return { fileDpi: made.dpi, printerDpi: known, how: made.how };
+  };
+
+  const printOnce: AppZplFiles['print'] = async (token, printer, copies, keepSettings, asIs) => {
     const file = fileOf(token);
     if (printer.language !== 'zpl')
       throw new IpcError(
@@ -111,7 +129,22 @@ export function createAppZplFiles(deps: {
     const plan = planZplPrint(file.bytes, { keepSettings, allowPrinterCommands: false });
     if (!plan.labels.length)
       throw new IpcError('invalid', `${file.fileName} has no label in it (no ^XA…^XZ): nothing was printed.`);
-    const labels = Array.from({ length: copies }, () => plan.labels).flat();
+    const mismatch = asIs ? null : await mismatchOf(file.bytes, printer);
+    let once: { bytes: Uint8Array; copies: number }[] = plan.labels;
+    if (mismatch) {
+      // Drawn again at the printer's dpi so each label keeps its size (as `labeldesk print --zpl` does).
+      const ports = deps.ports();
+      const redrawn = rerasterZplLabels(file.bytes, plan, {
+        fromDpi: mismatch.fileDpi,
+        toDpi: mismatch.printerDpi,
+        fonts: ports.fonts,
+        toMonoBitmap: ports.toMonoBitmap,
+        maxWidthDots: await deps.printWidth(printer, mismatch.printerDpi),
+        ...(ports.deflate ? { deflate: ports.deflate } : {}),
+      });
+      once = plan.labels.map((l, i) => ({ bytes: redrawn.labels[i] ?? l.bytes, copies: l.copies }));
+    }
+    const labels = Array.from({ length: copies }, () => once).flat();
     const job = await deps.addZplJob(file.fileName, printer, labels);
     const n = labels.length;
     return { job, message: `${n} label${n === 1 ? '' : 's'} of ${file.fileName} sent to ${printer.name}.` };
@@ -153,9 +186,15 @@ export function createAppZplFiles(deps: {
         );
       if (printerCommands)
         warnings.push(`Commands that reach beyond the label are taken out: ${printerCommands}.`);
+      const dpiMismatch = await mismatchOf(bytes, printer);
+      if (dpiMismatch)
+        warnings.push(
+          `${fileName} was made for ${dpiMismatch.fileDpi} dpi (${dpiMismatch.how}) and the printer prints at ${dpiMismatch.printerDpi} dpi.`,
+        );
       return {
         token,
         fileName,
+        dpiMismatch,
         labels: read.labels.map((label, i) => ({
           number: i + 1,
           widthDots: label.scene.width,
@@ -187,10 +226,12 @@ export function createAppZplFiles(deps: {
       };
     },
 
-    print(token, printer, copies, keepSettings) {
+    print(token, printer, copies, keepSettings, asIs) {
       const running = printing.get(token);
       if (running) return running;
-      const made = printOnce(token, printer, copies, keepSettings).finally(() => printing.delete(token));
+      const made = printOnce(token, printer, copies, keepSettings, asIs).finally(() =>
+        printing.delete(token),
+      );
       printing.set(token, made);
       return made;
     },

@@ -371,6 +371,12 @@ export interface ZplFileView {
   settings: string | null;
   /** Commands that reach beyond the label, always taken out (`^JUS (saves …)`), or null. */
   printerCommands: string | null;
+  /**
+   * The file was made for another dpi than the printer's (its ^MU, or its size against the printer's labels):
+   * printed re-rasterised at the printer's dpi (keeps its size) unless `zpl.print`'s `asIs`. Null: same dpi, or
+   * nothing tells.
+   */
+  dpiMismatch: { fileDpi: number; printerDpi: number; how: string } | null;
 }
 
 export interface ZplLabelView {
@@ -723,7 +729,13 @@ export const CHANNELS = {
    * in it sent only with `keepSettings`.
    */
   'zpl.print': channel<{ job: JobView; message: string }>()(
-    z.strictObject({ token: zplToken, printer: printerId, copies, keepSettings: z.boolean() }),
+    z.strictObject({
+      token: zplToken,
+      printer: printerId,
+      copies,
+      keepSettings: z.boolean(),
+      asIs: z.boolean().optional(),
+    }),
   ),
   /** The file's labels as a PDF (every label), or one label as a 1-bit PNG at `printer`'s dpi. */
   'zpl.export': channel<ExportedFile>()(

@@ -32,6 +32,8 @@ export interface ZplState {
   printer: string | null;
   copies: number;
   keepSettings: boolean;
+  /** A file made for another dpi: sent as it is (printed larger or smaller) rather than re-rasterised. */
+  asIs: boolean;
   opening: boolean;
   printing: boolean;
   error: UserError | null;
@@ -43,6 +45,7 @@ export interface ZplState {
   setPrinter(id: string | null): Promise<void>;
   setCopies(copies: number): void;
   setKeepSettings(keep: boolean): void;
+  setAsIs(asIs: boolean): void;
   print(): Promise<void>;
   export(format: 'pdf' | 'png'): Promise<void>;
 }
@@ -86,6 +89,7 @@ export function createZplStore(
       printer: null,
       copies: 1,
       keepSettings: false,
+      asIs: false,
       opening: false,
       printing: false,
       error: null,
@@ -115,7 +119,7 @@ export function createZplStore(
             base64,
             ...(printer ? { printer } : {}),
           });
-          set({ file, selected: 1, raster: null, opening: false, keepSettings: false });
+          set({ file, selected: 1, raster: null, opening: false, keepSettings: false, asIs: false });
           await loadRaster();
         } catch (e) {
           set({ opening: false, error: toUserError(e) });
@@ -144,8 +148,12 @@ export function createZplStore(
         set({ keepSettings: keep });
       },
 
+      setAsIs(asIs) {
+        set({ asIs });
+      },
+
       async print() {
-        const { file, printer, copies, keepSettings, printing } = get();
+        const { file, printer, copies, keepSettings, asIs, printing } = get();
         // A second click while the print is being made is that print, not another.
         if (!file || printing) return;
         if (!printer) {
@@ -159,6 +167,7 @@ export function createZplStore(
             printer,
             copies,
             keepSettings,
+            asIs,
           });
           ports.trackJob(job);
           set({ printing: false, message });

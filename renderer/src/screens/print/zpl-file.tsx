@@ -44,6 +44,7 @@ export function ZplFilePanel() {
   const printer = useZpl((s) => s.printer);
   const copies = useZpl((s) => s.copies);
   const keepSettings = useZpl((s) => s.keepSettings);
+  const asIs = useZpl((s) => s.asIs);
   const printing = useZpl((s) => s.printing);
   const message = useZpl((s) => s.message);
   const printers = usePrinters((s) => s.printers);
@@ -142,6 +143,34 @@ export function ZplFilePanel() {
           />
           <span>Keep the file&apos;s printer settings (~SD ^MD ^PR ^MN…)</span>
         </label>
+        {file.dpiMismatch && (
+          <fieldset className="field">
+            <legend className="field-label">
+              Made for {file.dpiMismatch.fileDpi} dpi; the printer prints at {file.dpiMismatch.printerDpi} dpi
+            </legend>
+            <label className="field-inline">
+              <input
+                type="radio"
+                name="zpl-dpi"
+                checked={!asIs}
+                onChange={() => zpl.getState().setAsIs(false)}
+              />
+              <span>Re-rasterise at {file.dpiMismatch.printerDpi} dpi (keeps the label&apos;s size)</span>
+            </label>
+            <label className="field-inline">
+              <input
+                type="radio"
+                name="zpl-dpi"
+                checked={asIs}
+                onChange={() => zpl.getState().setAsIs(true)}
+              />
+              <span>
+                Send as is (prints at {(file.dpiMismatch.fileDpi / file.dpiMismatch.printerDpi).toFixed(2)} ×
+                its size)
+              </span>
+            </label>
+          </fieldset>
+        )}
         <div className="row">
           <button
             type="button"
