@@ -114,3 +114,27 @@ describe('zpl.print', () => {
     expect(zebra.jobs[before]!.zpl).toMatch(/\^PR4/);
   });
 });
+
+describe('a file made for another dpi', () => {
+  /** 4 × 6 in at 300 dpi: 1218 × 1800 dots, on the emulator's 203-dpi, 4 in printer. */
+  const AT_300 =
+    '^XA^PW1218^LL1800^FO30,30^GB1158,1740,6^FS^FO90,450^BY4^BCN,300,N,N,N^FD1Z300DPI0001^FS^XZ\n';
+
+  it('is said so, and printed re-rasterised at the printer’s dpi unless sent as is', async () => {
+    await call('printers.save', { id: '1', name: 'Dock Zebra', uri: zebra.uri, dpi: 203 });
+    const file = await call('zpl.open', { fileName: 'big.zpl', base64: b64(AT_300), printer: '1' });
+    expect(file.dpiMismatch).toMatchObject({ fileDpi: 300, printerDpi: 203 });
+    expect(file.warnings.join('\n')).toMatch(/big\.zpl was made for 300 dpi .* prints at 203 dpi/);
+
+    const before = zebra.jobs.length;
+    await call('zpl.print', { token: file.token, printer: '1', copies: 1, keepSettings: false });
+    await labelsArrived(before + 1);
+    // Redrawn: one graphic at the printer's dpi, not the file's bar code command.
+    expect(zebra.jobs[before]!.zpl).toMatch(/\^GFA/);
+    expect(zebra.jobs[before]!.zpl).not.toMatch(/\^BC/);
+
+    await call('zpl.print', { token: file.token, printer: '1', copies: 1, keepSettings: false, asIs: true });
+    await labelsArrived(before + 2);
+    expect(zebra.jobs[before + 1]!.zpl).toBe(AT_300.trimEnd());
+  });
+});
