@@ -48,6 +48,12 @@ export interface AppJobs {
     markups: readonly Markup[],
     printer: PrinterView,
   ): Promise<{ job: JobView | null; message: string }>;
+  /** A ZPL file's labels (src/zpl/print-plan.ts), each sent as its own bytes, as a job named after the file. */
+  printZpl(
+    name: string,
+    printer: PrinterView,
+    labels: readonly { bytes: Uint8Array; copies: number }[],
+  ): Promise<JobView>;
   planBatch(input: BatchInput): Promise<BatchPlanView>;
   startBatch(
     input: BatchInput,
@@ -430,6 +436,11 @@ export function createAppJobs(deps: {
         );
       }
       return view(await service.reprint(id, labels, printer ? { printer: printer.uri } : {}));
+    },
+    async printZpl(name, printer, labels) {
+      await refreshNames();
+      const { job } = await service.addZplJob({ name, printer: printer.uri, labels });
+      return view(job);
     },
     async printMarkups(ref, markups, printer) {
       await refreshNames();

@@ -47,7 +47,7 @@ import { bytesToBase64 } from '../../src/render/base64';
 import type { Connection } from './connection';
 import type { AppPrinters } from './printers';
 import type { AppTemplates } from './templates';
-import { monoToPng } from './mono-png';
+import { monoToPng } from '../../src/node/mono-png';
 
 /** Preview scenes kept for the next request to build on. */
 const SENT_SCENES_KEPT = 16;

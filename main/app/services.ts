@@ -21,6 +21,7 @@ import { siteHistory } from './site-history';
 import { folderStore } from '../../src/node/template-store';
 import { bundledTemplatesDir } from '../../src/node/assets';
 import { createRendering } from './rendering';
+import { createAppZplFiles } from './zpl-files';
 import { appPrinters } from './printers';
 import { appSitePrinters, isSitePrinterId } from './site-printers';
 import { createAppJobs } from './jobs';
@@ -109,6 +110,13 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     isHosted: async (ref) => (await connection.backendFor(ref.source)).kind === 'hosted',
     refuseLocalCounters: (template, how) => connection.refuseLocalCounters(template, how),
     emit,
+  });
+
+  const zplFiles = createAppZplFiles({
+    ports: () => getPorts(),
+    dpiOf: async (printer) => (await printers.profileDpi(printer)) ?? null,
+    printWidth: (printer, dpi) => printers.printWidth(printer, dpi),
+    addZplJob: (name, printer, labels) => jobs.printZpl(name, printer, labels),
   });
 
   const site = siteHistory({ connection, jobs });
@@ -278,6 +286,14 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     'site.reprint': async ({ id, printer }) => site.reprint(id, await localPrinter(printer)),
     'site.printers': () => sitePrinters.list(),
 
+    'zpl.open': async ({ fileName, base64, printer }) =>
+      zplFiles.open(fileName, base64, await printerOrUndefined(printer)),
+    'zpl.label': async ({ token, number, printer }) =>
+      zplFiles.label(token, number, await printerOrUndefined(printer)),
+    'zpl.print': async ({ token, printer, copies, keepSettings, asIs }) =>
+      zplFiles.print(token, await localPrinter(printer), copies, keepSettings, asIs ?? false),
+    'zpl.export': async ({ token, format, number, printer }) =>
+      zplFiles.export(token, format, number, await printerOrUndefined(printer)),
     'jobs.list': (filter) => jobs.list(filter),
     'jobs.get': ({ id }) => jobs.get(id),
     'jobs.pause': ({ id }) => jobs.pause(id),

@@ -43,6 +43,9 @@ const copies = z.number().int().min(1).max(1000);
 /** A configured printer, by its id in the app's printer list. */
 const printerId = z.string().min(1).max(100);
 
+/** An opened ZPL file, as main named it (`zpl.open`). */
+const zplToken = z.string().regex(/^[0-9a-f]{32}$/, 'not an opened ZPL file');
+
 export const LabelSchema = z.strictObject({ ref: TemplateRefSchema, values: FieldValuesSchema });
 
 export const OUTPUT_FORMATS = ['pdf', 'zpl', 'svg', 'png'] as const;
@@ -354,6 +357,44 @@ export interface ExportedFile {
   base64: string;
 }
 
+/**
+ * A ZPL file the user opened (a carrier's label, issue #33): read by the ZPL reader in main and kept there
+ * under `token` for the printer view, the print and the exports (its bytes cross IPC once).
+ */
+export interface ZplFileView {
+  token: string;
+  fileName: string;
+  labels: ZplLabelView[];
+  /** In people's words: the reader's warnings, the settings in the file, the commands taken out. */
+  warnings: string[];
+  /** The printer settings the file holds (`~SD25 (darkness), ^PR4 (print speed)`), or null. */
+  settings: string | null;
+  /** Commands that reach beyond the label, always taken out (`^JUS (saves …)`), or null. */
+  printerCommands: string | null;
+  /**
+   * The file was made for another dpi than the printer's (its ^MU, or its size against the printer's labels):
+   * printed re-rasterised at the printer's dpi (keeps its size) unless `zpl.print`'s `asIs`. Null: same dpi, or
+   * nothing tells.
+   */
+  dpiMismatch: { fileDpi: number; printerDpi: number; how: string } | null;
+}
+
+export interface ZplLabelView {
+  /** 1-based, in the file's order. */
+  number: number;
+  widthDots: number;
+  heightDots: number;
+  /** `4 × 6 in` at the reading dpi. */
+  size: string;
+  /** The first field's text (`^FD`), for the list. */
+  summary: string;
+  /** `^PQ` copies: made by the printer. */
+  copies: number;
+}
+
+/** The most bytes of one ZPL file the app opens (a carrier label is 2–200 KB; 200 labels a few MB). */
+export const ZPL_FILE_MAX_BYTES = 8 * 1024 * 1024;
+
 export interface PrinterView {
   id: string;
   name: string;
@@ -662,6 +703,49 @@ export const CHANNELS = {
    * asks the user to scale it to fit, turn it, print it cut or cancel (`print.submit`'s `oversize`).
    */
   'print.fit': channel<PrintFit>()(LabelSchema.extend({ printer: printerId })),
+
+  /**
+   * Opens a ZPL file read in the renderer (`base64`, at most ZPL_FILE_MAX_BYTES): its labels, their sizes and
+   * what it does to a printer beyond them, read at `printer`'s dpi (203 without one).
+   */
+  'zpl.open': channel<ZplFileView>()(
+    z.strictObject({
+      fileName: z.string().min(1).max(300),
+      base64: z
+        .string()
+        .max(
+          Math.ceil(ZPL_FILE_MAX_BYTES / 3) * 4,
+          `a ZPL file of at most ${ZPL_FILE_MAX_BYTES / 1048576} MB`,
+        ),
+      printer: printerId.optional(),
+    }),
+  ),
+  /** One label of an opened file as the printer burns it: 1-bit at `printer`'s dpi. */
+  'zpl.label': channel<RasterPreview>()(
+    z.strictObject({ token: zplToken, number: id, printer: printerId.optional() }),
+  ),
+  /**
+   * The file's labels through the job queue, each its own bytes, `copies` times the file; the printer's settings
+   * in it sent only with `keepSettings`.
+   */
+  'zpl.print': channel<{ job: JobView; message: string }>()(
+    z.strictObject({
+      token: zplToken,
+      printer: printerId,
+      copies,
+      keepSettings: z.boolean(),
+      asIs: z.boolean().optional(),
+    }),
+  ),
+  /** The file's labels as a PDF (every label), or one label as a 1-bit PNG at `printer`'s dpi. */
+  'zpl.export': channel<ExportedFile>()(
+    z.strictObject({
+      token: zplToken,
+      format: z.enum(['pdf', 'png']),
+      number: id.optional(),
+      printer: printerId.optional(),
+    }),
+  ),
 
   'printers.list': channel<PrinterView[]>()(none),
   'printers.status': channel<PrinterStatusView>()(z.strictObject({ printer: printerId })),

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from '@playwright/test';
-import { monoToPng } from '../../main/app/mono-png';
+import { monoToPng } from '../../src/node/mono-png';
 import { createMonoBitmap, setDot } from '../../src/render/bitmap';
 import { SCREENSHOTS, expect, screenshot } from './fixtures';
 

@@ -13,6 +13,7 @@ import { ACTIVE_JOB_STATES, createJobsStore } from './jobs';
 import { createPrintersStore } from './printers';
 import { createSiteHistoryStore } from './site-history';
 import { createUiStore } from './ui';
+import { createZplStore } from './zpl';
 
 /** What the stores need from the browser, injected so tests run without a DOM. */
 export interface BrowserPorts {
@@ -94,6 +95,7 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
       void printers.getState().loadSite();
     }
   });
+  const zpl = createZplStore(api, { trackJob, saveFile: (file) => browser.saveFile(file) });
   // The designer previews the document being edited with the same engine (it has no saved file to name).
   const previewEngine = browser.previewEngine ?? null;
   return {
@@ -107,6 +109,7 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
     batch,
     design,
     siteHistory,
+    zpl,
     previewEngine,
   };
 }

@@ -11,6 +11,7 @@ import type { JobsState } from './jobs';
 import type { BatchState } from './batch';
 import type { DesignState } from './design';
 import type { SiteHistoryState } from './site-history';
+import type { ZplState } from './zpl';
 
 const StoresContext = createContext<Stores | null>(null);
 
@@ -35,3 +36,4 @@ export const useBatch = <T,>(select: (s: BatchState) => T): T => useStore(useSto
 export const useDesign = <T,>(select: (s: DesignState) => T): T => useStore(useStores().design, select);
 export const useSiteHistory = <T,>(select: (s: SiteHistoryState) => T): T =>
   useStore(useStores().siteHistory, select);
+export const useZpl = <T,>(select: (s: ZplState) => T): T => useStore(useStores().zpl, select);
