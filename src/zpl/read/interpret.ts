@@ -615,10 +615,12 @@ class PrinterState {
         break;
     }
     if (BARCODE_COMMANDS.has(cmd.name) && cmd.prefix === '^') {
+      // ^BDm,n,t (MaxiCode) has no orientation: its first parameter is the mode.
+      const oriented = cmd.name !== 'BD';
       field.barcode = {
         name: cmd.name,
-        params: p.slice(1),
-        orientation: orientationOf(p[0], this.fieldOrientation),
+        params: oriented ? p.slice(1) : p,
+        orientation: oriented ? orientationOf(p[0], this.fieldOrientation) : 'N',
         offset: cmd.offset,
       };
       return;
@@ -1056,6 +1058,7 @@ class PrinterState {
         anchorY: height,
       };
     }
+    if (symbol.kind === 'maxicode') return maxiCodeNode(symbol, color);
     if (symbol.retail) return this.retailNode(symbol, symbol.retail, color);
     const textSize = symbol.text ? Math.max(10, Math.round(this.by.module * 10)) : 0;
     const textGap = symbol.text ? Math.round(textSize * 0.25) : 0;
@@ -1308,6 +1311,50 @@ function justify(lines: TextLine[], text: string, width: number, indent: number)
     });
     line.width = target;
   });
+}
+
+/**
+ * A MaxiCode symbol as one even-odd path: a hexagon per dark module (rows `pitch`·√3/2 apart, odd rows half a
+ * pitch right, a small gap between neighbours) and the bullseye's three dark rings around the centre module.
+ */
+function maxiCodeNode(
+  symbol: Extract<ZplSymbol, { kind: 'maxicode' }>,
+  color: string,
+): { node: SceneNode; width: number; height: number; anchorY: number } {
+  const w = symbol.pitch;
+  const rowPitch = (w * Math.sqrt(3)) / 2;
+  const side = w / Math.sqrt(3);
+  const half = (w / 2) * 0.9;
+  const r = side * 0.9;
+  const f = (v: number) => Number(v.toFixed(2));
+  const parts: string[] = [];
+  for (const i of symbol.dark) {
+    const row = Math.floor(i / 30);
+    const col = i % 30;
+    const cx = col * w + (row % 2 ? w : w / 2);
+    const cy = row * rowPitch + side;
+    parts.push(
+      `M${f(cx)} ${f(cy - r)}L${f(cx + half)} ${f(cy - r / 2)}L${f(cx + half)} ${f(cy + r / 2)}` +
+        `L${f(cx)} ${f(cy + r)}L${f(cx - half)} ${f(cy + r / 2)}L${f(cx - half)} ${f(cy - r / 2)}Z`,
+    );
+  }
+  // The bullseye: circles at the centre module; even-odd fill leaves the centre and every other ring light.
+  const cx = 14 * w + w / 2;
+  const cy = 16 * rowPitch + side;
+  for (const k of [0.5774, 1.3359, 2.1058, 2.8644, 3.6229, 4.3814]) {
+    const rr = f(k * w);
+    parts.push(
+      `M${f(cx - rr)} ${f(cy)}A${rr} ${rr} 0 1 0 ${f(cx + rr)} ${f(cy)}A${rr} ${rr} 0 1 0 ${f(cx - rr)} ${f(cy)}Z`,
+    );
+  }
+  const width = Math.ceil(30.5 * w);
+  const height = Math.ceil(32 * rowPitch + 2 * side);
+  return {
+    node: { kind: 'path', d: parts.join(''), fill: color, fillRule: 'evenodd' },
+    width,
+    height,
+    anchorY: height,
+  };
 }
 
 function wrap(node: SceneNode, transform: Matrix): SceneNode {
