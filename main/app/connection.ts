@@ -29,6 +29,7 @@ import type {
   ConnectionStatus,
   ConnectionTestResult,
   HostedTyped,
+  SiteTyped,
   SettingsView,
   TemplateSource,
 } from '../../src/ipc/contract';
@@ -74,7 +75,7 @@ export interface Connection {
    * Tests the hosted API (default) or the site server as Settings has them; the hosted API with `typed`: the
    * URL, key and secret as typed in the form, not saved (an absent secret: the one kept).
    */
-  test(target?: 'hosted' | 'site', typed?: HostedTyped): Promise<ConnectionTestResult>;
+  test(target?: 'hosted' | 'site', typed?: HostedTyped, siteTyped?: SiteTyped): Promise<ConnectionTestResult>;
   close(): Promise<void>;
 }
 
@@ -284,24 +285,35 @@ export async function createConnection(options: ConnectionOptions): Promise<Conn
       if (refusal) throw refusal;
     },
     status,
-    async test(target = 'hosted', typed) {
+    async test(target = 'hosted', typed, siteTyped) {
       if (target === 'site') {
         const s = await options.settings();
-        const config = await siteConfig(s);
-        if (!config) {
-          return {
-            ok: false,
-            message: 'Enter the site URL, key id and secret first.',
-            status: await status(),
-          };
+        // What the card holds (typed, not saved), else what Settings have.
+        const url = siteTyped ? siteTyped.siteUrl : s.siteUrl;
+        const key = siteTyped ? siteTyped.siteKey : s.siteKey;
+        const secret = siteTyped?.siteSecret || (await options.siteSecret.get());
+        const missing = [
+          url ? null : 'the site URL',
+          key ? null : 'the key id',
+          secret ? null : 'the secret',
+        ].filter((m): m is string => m !== null);
+        if (!url || !key || !secret) {
+          return { ok: false, message: `Enter ${listed(missing)} first.`, status: await status() };
         }
+        const config = { url, key, secret };
         const result = await testSite(siteClient(config));
-        if (s.mode === 'site' && cached?.kind === 'site') {
+        // The site the app prints with, when that is what is tested: its status follows the answer.
+        const saved = await siteConfig(s);
+        const inUse =
+          s.mode === 'site' && cached?.kind === 'site' && JSON.stringify(saved) === JSON.stringify(config);
+        if (inUse) {
           hostedState = result.state;
           message = result.ok ? null : result.message;
           void notify();
         }
-        return { ok: result.ok, message: result.message, status: await status() };
+        const text =
+          result.ok && siteTyped && !inUse ? `${result.message} Save to use these settings.` : result.message;
+        return { ok: result.ok, message: text, status: await status() };
       }
       const s = await options.settings();
       // What the form holds (typed, not saved), else what Settings have.

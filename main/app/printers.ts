@@ -5,6 +5,7 @@
  * a short-lived connection, except while a job holds the printer: then the job's own view is reported, so a
  * status poll never competes with a print for the printer's one data channel.
  */
+import { dots, dotsToMm } from '../../src/units/units';
 import { join } from 'node:path';
 import { PrintersFileSchema, type ConfiguredPrinter } from '../../src/printers/printers-file';
 import { formatPrinterUri, parsePrinterUri, PrinterUriError, type PrinterUri } from '../../src/printers/uri';
@@ -12,6 +13,7 @@ import {
   defaultProfile,
   knownDpi,
   printWidthFor,
+  labelLengthFor,
   withDetectedDpi,
   type PrinterProfile,
 } from '../../src/printers/profiles';
@@ -66,6 +68,8 @@ export interface AppPrinters {
   profileDpi(printer: PrinterView): Promise<number | undefined>;
   /** The print width in dots a label for it is rendered with at `dpi` (its profile's; never asks the printer). */
   printWidth(printer: PrinterView, dpi: number): Promise<number>;
+  /** The loaded labels' length in dots at `dpi` when a calibration measured it (its profile's), else undefined. */
+  labelLength(printer: PrinterView, dpi: number): Promise<number | undefined>;
   discover(): Promise<{ found: DiscoveredPrinterView[]; problems: string[] }>;
   /** See the `printers.scanNetwork` channel. */
   scanNetwork(
@@ -144,11 +148,16 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
   const profiles = createProfileStore(dataDir);
 
   const learnDpi = async (transport: PrinterTransport, printer: ConfiguredPrinter) => {
-    const { dpi } = await queryDpi(transport, { timeoutMs: 2000 });
+    const { dpi, printWidthDots } = await queryDpi(transport, { timeoutMs: 2000 });
     const current = await profiles.get(printer.uri);
-    // Keeps what a person set on the profile (darkness, offsets); only the dpi becomes the printer's answer.
+    // Keeps what a person set on the profile (darkness, offsets); the dpi (and the width nobody changed) become
+    // the printer's answer.
     await profiles.put(
-      current ? withDetectedDpi(current, dpi) : defaultProfile(printer.uri, printer.name, dpi, 'detected'),
+      withDetectedDpi(
+        current ?? defaultProfile(printer.uri, printer.name, dpi, 'detected'),
+        dpi,
+        printWidthDots,
+      ),
     );
   };
 
@@ -209,6 +218,24 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
     return p;
   };
 
+  /**
+   * After a calibration the printer's `~HS` label length is the length of the labels it measured: kept in its
+   * profile (at the dpi the profile knows) so a longer label is asked about before it runs across two. Says it
+   * in words for the calibration's message; nothing when the length or the dpi is unknown or the media is
+   * continuous (where the printer measures nothing).
+   */
+  const rememberLabelLength = async (
+    printer: ConfiguredPrinter,
+    lengthDots: number | undefined,
+  ): Promise<string | undefined> => {
+    const profile = await profiles.get(printer.uri);
+    const dpi = knownDpi(profile);
+    if (!profile || dpi === undefined || !lengthDots || lengthDots <= 0) return undefined;
+    if (profile.mediaType === 'continuous') return undefined;
+    await profiles.put({ ...profile, labelLengthDots: lengthDots });
+    return ` Its labels are ${Math.round(dotsToMm(dots(lengthDots), dpi))} mm (${lengthDots} dots) long.`;
+  };
+
   const saveProfile = async (uri: string, name: string, input: PrinterInput) => {
     const current = await profiles.get(uri);
     const said = (['dpi', 'darkness', 'mediaType', 'printSpeed', 'printMode'] as const).some(
@@ -234,6 +261,8 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
     };
     settle('darkness');
     settle('mediaType');
+    // Other labels loaded: the measured length is of the old ones until the printer is calibrated again.
+    if (input.mediaType !== undefined && input.mediaType !== current?.mediaType) delete next.labelLengthDots;
     settle('printSpeed');
     settle('printMode');
     await profiles.put(next);
@@ -320,6 +349,7 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
     },
     profileDpi: async (printer) => knownDpi(await profiles.get(printer.uri)),
     printWidth: async (printer, dpi) => printWidthFor(await profiles.get(printer.uri), dpi),
+    labelLength: async (printer, dpi) => labelLengthFor(await profiles.get(printer.uri), dpi),
     async setup(printer) {
       const profile = await profiles.get(printer.uri);
       const setup = await decidePrinterSetup(printer.uri, undefined, {
@@ -383,11 +413,12 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
         const status = await queryStatus(transport, { timeoutMs: CALIBRATION_STATUS_TIMEOUT_MS });
         const ok = status.state === 'ready';
         const said = statusMessage(status);
+        const measured = ok ? await rememberLabelLength(printer, status.labelLengthDots) : undefined;
         return {
           printer: id,
           ok,
           message: ok
-            ? `${printer.name} measured its labels and is ready.`
+            ? `${printer.name} measured its labels and is ready.${measured ?? ''}`
             : `${printer.name} was asked to calibrate, but it says: ${said}.`,
           status: { printer: id, state: status.state, message: said, checkedAt: checkedAt() },
         };

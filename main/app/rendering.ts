@@ -27,7 +27,7 @@ import {
   fitProblem,
   type PrintArea,
 } from '../../src/outputs/fit';
-import { FALLBACK_DPI } from '../../src/node/printers/setup';
+import { FALLBACK_DPI, type PrinterSetup } from '../../src/node/printers/setup';
 import type { Markup, Template } from '../../src/model/schema';
 import { parseTemplate } from '../../src/model/parse';
 import { PreviewSender } from '../../src/ipc/wire-scene';
@@ -111,7 +111,9 @@ export function createRendering(deps: {
   const { templates, printers, connection } = deps;
 
   /** Without a printer: 203 dpi, a 4 in head (the most common thermal printer). */
-  const setupFor = async (printer: PrinterView | undefined) =>
+  const setupFor = async (
+    printer: PrinterView | undefined,
+  ): Promise<Pick<PrinterSetup, 'dpi' | 'zpl' | 'lengthDots'>> =>
     printer
       ? printers.setup(printer)
       : { dpi: FALLBACK_DPI, zpl: { maxWidthDots: defaultPrintWidthDots(FALLBACK_DPI) } };
@@ -192,14 +194,22 @@ export function createRendering(deps: {
     };
   };
 
+  /** Its profile's print width and, when a calibration measured it, the loaded labels' length. */
+  const printAreaOf = async (printer: PrinterView, dpi: number): Promise<PrintArea> => {
+    const lengthDots = await printers.labelLength(printer, dpi);
+    return {
+      dpi,
+      widthDots: await printers.printWidth(printer, dpi),
+      ...(lengthDots !== undefined ? { lengthDots } : {}),
+    };
+  };
+
   /**
    * The printer's print area for the printer view: its profile's dpi and width, never asking it. Without a
    * printer (or for an OS queue, whose driver lays the page out) there is no head to cut the label.
    */
   const viewArea = async (printer: PrinterView | undefined, dpi: number): Promise<PrintArea | undefined> =>
-    printer && printer.language === 'zpl'
-      ? { dpi, widthDots: await printers.printWidth(printer, dpi) }
-      : undefined;
+    printer && printer.language === 'zpl' ? await printAreaOf(printer, dpi) : undefined;
 
   /** Files: the same policy, the images loaded once. */
   const ready = (list: readonly Markup[], ports: RenderPorts) => prepareImages(list, ports, 'omit');
@@ -225,10 +235,11 @@ export function createRendering(deps: {
       // An OS queue's driver lays the PDF out on its paper: nothing of ours to cut.
       if (printer.language === 'pdf')
         return { fits: true, problem: '', cut: '', rotates: false, fitPercent: 100 };
-      const { dpi, zpl: settings } = await setupFor(printer);
+      const { dpi, zpl: settings, lengthDots } = await setupFor(printer);
       const check = checkMarkupsFit([template], {
         dpi,
         widthDots: settings.maxWidthDots ?? defaultPrintWidthDots(dpi),
+        ...(lengthDots !== undefined ? { lengthDots } : {}),
       });
       return {
         fits: check.fits,

@@ -155,7 +155,7 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       return folder === null ? current : settings.setFilePrinterFolder(folder);
     },
     'connection.status': () => connection.status(),
-    'connection.test': ({ target, typed }) => connection.test(target, typed),
+    'connection.test': ({ target, typed, siteTyped }) => connection.test(target, typed, siteTyped),
 
     'templates.list': async () => templates.list((await settings.get()).recentTemplates),
     'templates.get': ({ ref }) => templates.detail(ref),

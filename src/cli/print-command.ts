@@ -35,7 +35,7 @@ import { printZplFile, ZPL_PRINT_HELP, zplPrintOptions } from './print-zpl';
 
 export const PRINT_HELP = `Usage: labeldesk print --printer URI --template NAME|FILE [options]
        labeldesk print --printer URI --markup FILE|@- [options]
-       labeldesk print --printer URI --zpl FILE|@- [--keep-settings] [--allow-printer-commands] [options]
+       labeldesk print --printer URI --zpl FILE|@- [--as-is] [--keep-settings|--strip-settings] [--allow-printer-commands] [options]
 
   --data JSON|@FILE|@-   field values (a JSON object of strings)
   --amount N             copies (default 1)
@@ -136,6 +136,7 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
         const {
           dpi,
           zpl: settings,
+          lengthDots,
           save,
           warnings,
         } = await decidePrinterSetup(printerText, dpiArg, {
@@ -150,7 +151,11 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
         }
         for (const w of warnings) io.stderr(`warning: ${w}\n`);
         // A label wider than the head (or longer than the labels) is never cut without being asked to.
-        const check = zplFitCheck(markups, { dpi, ...settings });
+        const check = zplFitCheck(markups, {
+          dpi,
+          ...settings,
+          ...(lengthDots !== undefined ? { labelLengthDots: lengthDots } : {}),
+        });
         const oversize = oversizeFor(check, chosen);
         if (!check.fits && !oversize) {
           throw doesNotFitError(fitProblem(name, check));
@@ -158,7 +163,12 @@ export async function printCommand(args: string[], io: CliIo): Promise<number> {
         if (oversize) io.stderr(`warning: ${oversizeNote(name, check, oversize)}\n`);
         const result = await renderZplLabels(
           markups,
-          { dpi, ...settings, ...(oversize ? { oversize } : {}) },
+          {
+            dpi,
+            ...settings,
+            ...(lengthDots !== undefined ? { labelLengthDots: lengthDots } : {}),
+            ...(oversize ? { oversize } : {}),
+          },
           ports,
         );
         labels = result.labels;

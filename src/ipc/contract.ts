@@ -83,6 +83,15 @@ export const HostedTypedSchema = z.strictObject({
 });
 export type HostedTyped = z.infer<typeof HostedTypedSchema>;
 
+/** The site server's settings as typed in its card, tested without being saved. */
+export const SiteTypedSchema = z.strictObject({
+  siteUrl: secretSafeUrl.nullable(),
+  siteKey: z.string().trim().max(200).nullable(),
+  /** Absent or null: the secret main keeps, if any. */
+  siteSecret: z.string().max(500).nullable().optional(),
+});
+export type SiteTyped = z.infer<typeof SiteTypedSchema>;
+
 export const SettingsPatchSchema = z.strictObject({
   apiBaseUrl: secretSafeUrl.nullable().optional(),
   apiKey: z.string().trim().max(200).nullable().optional(),
@@ -555,6 +564,8 @@ export const CHANNELS = {
        * absent secret means the one main keeps. Never logged.
        */
       typed: HostedTypedSchema.optional(),
+      /** The site server's settings as typed in its card (with `target: 'site'`), not saved. Never logged. */
+      siteTyped: SiteTypedSchema.optional(),
     }),
   ),
 

@@ -39,6 +39,8 @@ export const zplSettingsSchema = z.object({
   maxWidthDots: z.number().int().optional(),
   /** A label wider than the head: `fit`, `rotate` or `cut` (src/outputs/fit.ts); absent: cut, as before. */
   oversize: z.enum(OVERSIZE_CHOICES).optional(),
+  /** The loaded labels' length the printer measured, when known: a `fit` keeps the label within it too. */
+  labelLengthDots: z.number().int().optional(),
   labelHome: z.object({ x: z.number().int(), y: z.number().int() }).optional(),
   darkness: z
     .union([

@@ -36,12 +36,30 @@ export const PrinterProfileSchema = z
      * every job; omitted: keep the printer's own setting.
      */
     mediaType: z.enum(MEDIA_TRACKING).optional(),
+    /**
+     * The loaded labels' length in dots, as the printer measured it when LabelDesk calibrated it (`~JC`, then
+     * `~HS`), for die-cut and black-mark media; omitted: unknown (continuous media, or not calibrated from
+     * LabelDesk). A label longer than this is not printed across two labels without a word (#42 item 1).
+     */
+    labelLengthDots: dotsSchema.min(1).optional(),
     /** `^PR` print speed in inches per second, sent with every job; omitted: the printer's own. */
     printSpeed: z.number().int().min(PRINT_SPEED_RANGE.min).max(PRINT_SPEED_RANGE.max).optional(),
     /** `^MM` what happens after a label (tear-off, peel, cutter, rewind); omitted: the printer's own. */
     printMode: z.enum(PRINT_MODES).optional(),
     /** `direct` thermal (no ribbon, ^MTD) or thermal `transfer` (ribbon, ^MTT). */
     thermalMode: z.enum(['direct', 'transfer']).default('direct'),
+    /**
+     * ZPL files made elsewhere printed to this printer (`print --zpl`, src/printers/zpl-file-options.ts): their
+     * printer settings (~SD ^MD ^PR ^MN ^MT ^MM…) kept or stripped (default strip), commands that reach beyond
+     * the label allowed or stripped (default strip).
+     */
+    zplFiles: z
+      .object({
+        settings: z.enum(['keep', 'strip']).optional(),
+        printerCommands: z.enum(['allow', 'strip']).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -49,26 +67,54 @@ export type PrinterProfile = z.infer<typeof PrinterProfileSchema>;
 /** A profile as written by people or older versions: defaults not yet applied. */
 export type PrinterProfileInput = z.input<typeof PrinterProfileSchema>;
 
-/** The profiles file: `{ "version": 1, "profiles": [...] }`, at most one profile per URI. */
-export const ProfilesFileSchema = z
-  .object({
-    version: z.literal(1),
-    profiles: z.array(PrinterProfileSchema),
-  })
-  .strict()
-  .superRefine((file, ctx) => {
-    const seen = new Map<string, number>();
-    file.profiles.forEach((p, i) => {
-      const first = seen.get(p.uri);
-      if (first !== undefined) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['profiles', i, 'uri'],
-          message: `same printer as profiles[${first}] (${p.uri})`,
-        });
-      } else seen.set(p.uri, i);
-    });
-  });
+/** The profiles file's version LabelDesk writes. */
+export const PROFILES_FILE_VERSION = 2;
+
+/**
+ * A version 1 file was written when a profile's media type was a default (`gap`) that was never sent to the
+ * printer: read as "the printer's own", so an update does not start sending `^MNY` to a printer on continuous
+ * media nobody told it about. Other values pass unchanged to the schema.
+ */
+const fromVersion1 = (value: unknown): unknown => {
+  if (typeof value !== 'object' || value === null || (value as { version?: unknown }).version !== 1)
+    return value;
+  const file = value as { profiles?: unknown };
+  const profiles = Array.isArray(file.profiles)
+    ? file.profiles.map((p: unknown) => {
+        if (typeof p !== 'object' || p === null) return p;
+        const { mediaType: _unsent, ...rest } = p as Record<string, unknown>;
+        return rest;
+      })
+    : file.profiles;
+  return { ...file, version: PROFILES_FILE_VERSION, profiles };
+};
+
+/**
+ * The profiles file: `{ "version": 2, "profiles": [...] }`, at most one profile per URI (version 1 read as
+ * `fromVersion1` says).
+ */
+export const ProfilesFileSchema = z.preprocess(
+  fromVersion1,
+  z
+    .object({
+      version: z.literal(PROFILES_FILE_VERSION),
+      profiles: z.array(PrinterProfileSchema),
+    })
+    .strict()
+    .superRefine((file, ctx) => {
+      const seen = new Map<string, number>();
+      file.profiles.forEach((p, i) => {
+        const first = seen.get(p.uri);
+        if (first !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['profiles', i, 'uri'],
+            message: `same printer as profiles[${first}] (${p.uri})`,
+          });
+        } else seen.set(p.uri, i);
+      });
+    }),
+);
 
 export type ProfilesFile = z.infer<typeof ProfilesFileSchema>;
 
@@ -118,16 +164,26 @@ export function knownDpi(profile: PrinterProfile | undefined): number | undefine
 }
 
 /**
- * A newly detected dpi applied to a profile: unless a person set the dpi (their setting wins); the print width
- * follows when it was the default for the old dpi. Every other setting (darkness, offsets, media) is kept.
+ * A newly detected dpi (and the print width the printer reported, SGD `ezpl.print_width`) applied to a profile:
+ * unless a person set the dpi (their setting wins); the print width follows when it was the default for the old
+ * dpi — the printer's own when it said it. Every other setting (darkness, offsets, media) is kept.
  */
-export function withDetectedDpi(profile: PrinterProfile, dpi: number): PrinterProfile {
-  if (profile.dpiSource === 'set' || (profile.dpiSource === 'detected' && profile.dpi === dpi))
+export function withDetectedDpi(
+  profile: PrinterProfile,
+  dpi: number,
+  printWidthDots?: number,
+): PrinterProfile {
+  // The width nobody changed (the default for its dpi) follows the printer: its own when it said it.
+  const untouched = profile.printWidthDots === defaultPrintWidthDots(profile.dpi);
+  if (profile.dpiSource === 'set') {
+    // A person's dpi wins; the printer's width is taken only at that dpi.
+    return untouched && printWidthDots !== undefined && profile.dpi === dpi
+      ? { ...profile, printWidthDots }
+      : profile;
+  }
+  const width = untouched ? (printWidthDots ?? defaultPrintWidthDots(dpi)) : profile.printWidthDots;
+  if (profile.dpiSource === 'detected' && profile.dpi === dpi && width === profile.printWidthDots)
     return profile;
-  const width =
-    profile.printWidthDots === defaultPrintWidthDots(profile.dpi)
-      ? defaultPrintWidthDots(dpi)
-      : profile.printWidthDots;
   return { ...profile, dpi, dpiSource: 'detected', printWidthDots: width };
 }
 
@@ -137,6 +193,15 @@ export function withDetectedDpi(profile: PrinterProfile, dpi: number): PrinterPr
  */
 export function printWidthFor(profile: PrinterProfile | undefined, dpi: number): number {
   return profile && profile.dpi === dpi ? profile.printWidthDots : defaultPrintWidthDots(dpi);
+}
+
+/**
+ * The loaded labels' length a label for this printer must fit at `dpi`: the measured one when the profile is for
+ * that dpi and its media is not continuous (where any length prints); else unknown.
+ */
+export function labelLengthFor(profile: PrinterProfile | undefined, dpi: number): number | undefined {
+  if (!profile || profile.dpi !== dpi || profile.mediaType === 'continuous') return undefined;
+  return profile.labelLengthDots;
 }
 
 type ProfileJobSettings = Pick<

@@ -79,6 +79,18 @@ export interface DpiResult {
   dpi: number;
   /** `sgd`: head.resolution.in_dpi; `identity`: ~HI dots/mm × 25.4, snapped to 152/203/300/600. */
   source: 'sgd' | 'identity';
+  /**
+   * The width the printer prints, in dots (SGD `ezpl.print_width`: the head's width unless someone set it
+   * narrower), when it speaks SGD and answered a whole number in range; undefined otherwise.
+   */
+  printWidthDots?: number;
+}
+
+/** `ezpl.print_width` as a number of dots, when it is one a head can have (8 to 32000). */
+function printWidthOf(reply: SgdReply): number | undefined {
+  if (reply.kind !== 'value' || !/^\s*\d{1,5}\s*$/.test(reply.value)) return undefined;
+  const width = Number(reply.value);
+  return width >= 8 && width <= 32000 ? width : undefined;
 }
 
 /**
@@ -88,7 +100,18 @@ export interface DpiResult {
 export async function queryDpi(transport: PrinterTransport, options: QueryOptions = {}): Promise<DpiResult> {
   try {
     const reply = await queryVariable(transport, 'head.resolution.in_dpi', options);
-    if (reply.kind === 'value') return { dpi: parseDpiValue(reply.value), source: 'sgd' };
+    if (reply.kind === 'value') {
+      const dpi = parseDpiValue(reply.value);
+      // It speaks SGD: its print width too (a 2-inch printer is not a 4-inch one at the same dpi).
+      const width = await queryVariable(transport, 'ezpl.print_width', options).then(
+        printWidthOf,
+        (e: unknown) => {
+          if (e instanceof PrinterTimeout || e instanceof StatusParseError) return undefined;
+          throw e;
+        },
+      );
+      return { dpi, source: 'sgd', ...(width !== undefined ? { printWidthDots: width } : {}) };
+    }
   } catch (e) {
     if (!(e instanceof PrinterTimeout || e instanceof StatusParseError)) throw e;
   }

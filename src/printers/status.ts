@@ -18,6 +18,11 @@ export interface PrinterStatus {
   formatsInBuffer: number | null;
   /** Labels left in the batch being printed (~HS string 2), null when unknown. */
   labelsRemaining: number | null;
+  /**
+   * The label length the printer works with (~HS string 1), when it answered `~HS`: right after a `~JC`
+   * calibration, the length of the labels it measured; after a format, that format's `^LL`.
+   */
+  labelLengthDots?: number;
 }
 
 /** The fields of a `~HS` answer that LabelDesk reads. Flags are the printer's 0/1 as booleans. */
@@ -154,6 +159,7 @@ export function statusFromHostStatus(hs: HostStatus): PrinterStatus {
     reasons: found.map(([, reason]) => reason),
     formatsInBuffer: hs.formatsInBuffer,
     labelsRemaining: hs.labelsRemaining,
+    labelLengthDots: hs.labelLengthDots,
   };
 }
 

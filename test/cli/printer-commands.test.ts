@@ -126,6 +126,7 @@ describe('labeldesk status', () => {
         reasons: ['print head is open'],
         formatsInBuffer: 0,
         labelsRemaining: 0,
+        labelLengthDots: 1800,
         model: 'ZD421-300dpi',
         firmware: 'V84.20.21Z',
         dpi: 300,

@@ -121,7 +121,9 @@ test('media type, print speed and print mode set on the printer reach it with ev
   await page.getByRole('link', { name: /Printers & Settings/ }).click();
   await row.getByRole('button', { name: 'Calibrate Dock Zebra' }).click();
   const result = row.getByRole('status', { name: 'Calibration of Dock Zebra' });
-  await expect(result).toHaveText('Dock Zebra measured its labels and is ready.');
+  await expect(result).toHaveText(
+    'Dock Zebra measured its labels and is ready. Its labels are 152 mm (1218 dots) long.',
+  );
   expect(app.zebra.printer.calibrations).toBe(1);
 
   app.zebra.setFault({ paperOut: true });

@@ -54,12 +54,21 @@ test('site server: its template, its serials, printed here, never repeated by an
     await page.getByLabel('Site key id').fill(mine.key);
     await page.getByLabel('Site key secret').fill(mine.secret);
     await page.getByLabel(/Print through the site server/).check();
-    // Testing saves what is typed first.
+    // Testing tests what is typed without saving it (a wrong secret first: refused, nothing kept).
+    await page.getByLabel('Site key secret').fill('not-the-secret');
+    await page.getByRole('button', { name: 'Test site connection' }).click();
+    await expect(page.getByTestId('site-connection-test')).toContainText(/refused|not accepted|401/i);
+    await page.getByLabel('Site key secret').fill(mine.secret);
     await page.getByRole('button', { name: 'Test site connection' }).click();
     await expect(page.getByTestId('site-connection-test')).toContainText(
       'Connected to the site server (instance site-e2e): the key is accepted',
     );
+    await expect(page.getByTestId('site-connection-test')).toContainText('Save to use these settings.');
+    await expect(page.getByTestId('connection')).not.toContainText('Site server');
+    // Saved, the site prints.
+    await page.getByRole('button', { name: 'Save site server' }).click();
     await expect(page.getByTestId('connection')).toContainText('Site server online');
+    expect(app.stderr()).not.toContain('not-the-secret');
     await screenshot(page, '15-settings-site-server');
 
     await page.getByRole('link', { name: 'Print', exact: true }).click();

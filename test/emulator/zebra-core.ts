@@ -66,6 +66,13 @@ export interface EmulatorOptions {
   bufferFormats?: number;
   /** Whether it speaks SGD (`! U1 getvar`); older firmware ignores those lines. Default true. */
   sgd?: boolean;
+  /**
+   * The loaded labels' length in dots, as `~JC` measures it: after a calibration `~HS` reports it as the label
+   * length (until a format's `^LL` sets another). Default: 6 in.
+   */
+  mediaLengthDots?: number;
+  /** The width it prints, in dots (SGD `ezpl.print_width`). Default: a 4.1 in head at its dpi (832 at 203). */
+  printWidthDots?: number;
 }
 
 export interface ReceivedJob {
@@ -100,6 +107,10 @@ export class ZebraPrinterModel {
   constructor(readonly options: EmulatorOptions) {
     this.labelLengthDots = Math.round(options.dpi * 6);
     this.sgd.set('head.resolution.in_dpi', String(options.dpi));
+    this.sgd.set(
+      'ezpl.print_width',
+      String(options.printWidthDots ?? Math.round((options.dpi * 4.1) / 8) * 8),
+    );
     this.sgd.set('device.languages', 'zpl');
     this.sgd.set('appl.name', this.firmware);
   }
@@ -200,7 +211,10 @@ export class ZebraPrinterModel {
         return null;
       case '~JC':
         // Feeds labels to measure them: nothing to measure while out of paper or with the head open.
-        if (!f.silent) this.calibrations++;
+        if (!f.silent) {
+          this.calibrations++;
+          this.labelLengthDots = this.options.mediaLengthDots ?? Math.round(this.options.dpi * 6);
+        }
         return null;
       default:
         return null;

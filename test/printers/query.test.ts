@@ -19,7 +19,21 @@ describe('queries', () => {
       const { transport } = await link({ dpi });
       expect((await queryStatus(transport)).state).toBe('ready');
       expect((await queryIdentity(transport)).dotsPerMm).toBe(Math.round(dpi / 25.4));
-      expect(await queryDpi(transport)).toEqual({ dpi, source: 'sgd' });
+      expect(await queryDpi(transport)).toEqual({
+        dpi,
+        source: 'sgd',
+        printWidthDots: Math.round((dpi * 4.1) / 8) * 8,
+      });
+    }
+  });
+
+  it('the print width a printer reports is taken only when a head can have it', async () => {
+    expect((await queryDpi((await link({ dpi: 203, printWidthDots: 448 })).transport)).printWidthDots).toBe(
+      448,
+    );
+    for (const printWidthDots of [0, 99_999]) {
+      const { transport } = await link({ dpi: 203, printWidthDots });
+      expect(await queryDpi(transport)).toEqual({ dpi: 203, source: 'sgd' });
     }
   });
 

@@ -45,6 +45,7 @@ describe('parseHostStatus', () => {
       reasons: [],
       formatsInBuffer: 0,
       labelsRemaining: 0,
+      labelLengthDots: 1245,
     });
   });
 
@@ -73,6 +74,7 @@ describe('parseHostStatus', () => {
       ],
       formatsInBuffer: 3,
       labelsRemaining: 42,
+      labelLengthDots: 1245,
     });
   });
 

@@ -8,6 +8,7 @@ import type {
   AppInfo,
   ConnectionStatus,
   HostedTyped,
+  SiteTyped,
   LabelDeskApi,
   SettingsPatch,
   SettingsView,
@@ -49,6 +50,8 @@ export interface ConnectionState {
   test(unsaved?: SettingsPatch, target?: TestTarget): Promise<void>;
   /** Tests the hosted API with the URL, key and secret as typed, without saving them (#42 item 8). */
   testTyped(typed: HostedTyped): Promise<void>;
+  /** Tests the site server with the URL, key id and secret as typed, without saving them. */
+  testSiteTyped(typed: SiteTyped): Promise<void>;
   /** Main shows its own folder dialog; the folder picked is the only one file printers may write into. */
   chooseFilePrinterFolder(): Promise<void>;
 }
@@ -171,10 +174,15 @@ export function createConnectionStore(api: LabelDeskApi) {
       }
     },
     test: (unsaved, target = 'hosted') => runTest(target, unsaved),
-    testTyped: (typed) => runTest('hosted', undefined, typed),
+    testTyped: (typed) => runTest('hosted', undefined, { typed }),
+    testSiteTyped: (siteTyped) => runTest('site', undefined, { siteTyped }),
   }));
 
-  async function runTest(target: TestTarget, unsaved?: SettingsPatch, typed?: HostedTyped): Promise<void> {
+  async function runTest(
+    target: TestTarget,
+    unsaved?: SettingsPatch,
+    typed: { typed?: HostedTyped; siteTyped?: SiteTyped } = {},
+  ): Promise<void> {
     const { getState: get, setState: set } = store;
     if (get().testing || get().saving) return;
     if (unsaved && !(await get().save(unsaved))) return;
@@ -182,7 +190,11 @@ export function createConnectionStore(api: LabelDeskApi) {
     try {
       const result = await api.invoke(
         'connection.test',
-        target === 'site' ? { target } : typed ? { typed } : {},
+        target === 'site'
+          ? { target, ...(typed.siteTyped ? { siteTyped: typed.siteTyped } : {}) }
+          : typed.typed
+            ? { typed: typed.typed }
+            : {},
       );
       set({ testResult: { ok: result.ok, message: result.message, target }, status: result.status });
     } catch (e) {

@@ -59,6 +59,7 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
     const check = checkMarkupsFit(request.markups?.length ? request.markups : [template], {
       dpi: setup.dpi,
       widthDots: setup.zpl.maxWidthDots ?? defaultPrintWidthDots(setup.dpi),
+      ...(setup.lengthDots !== undefined ? { lengthDots: setup.lengthDots } : {}),
     });
     const oversize = oversizeFor(check, request.oversize);
     if (!check.fits && !oversize) throw new LabelDoesNotFit(fitProblem(template.name, check), check);
@@ -95,7 +96,11 @@ export function createJobCreation(deps: JobCreationDeps): JobCreation {
         createdBy: user,
         render: {
           ...(request.baseDir !== undefined ? { baseDir: request.baseDir } : {}),
-          zpl: { ...setup.zpl, ...(oversize ? { oversize } : {}) },
+          zpl: {
+            ...setup.zpl,
+            ...(setup.lengthDots !== undefined ? { labelLengthDots: setup.lengthDots } : {}),
+            ...(oversize ? { oversize } : {}),
+          },
           counterFirsts,
           ...(uniform ? {} : { counterUnits: stored.map((r) => r.unit) }),
           sourceRows,

@@ -8,6 +8,7 @@ import { jsonFile } from '../files/json-file';
 import {
   parsePrinterProfile,
   parseProfilesFile,
+  PROFILES_FILE_VERSION,
   ProfilesFileSchema,
   type PrinterProfile,
   type PrinterProfileInput,
@@ -33,10 +34,15 @@ export interface ProfileStore {
 export function createProfileStore(dataDir: string): ProfileStore {
   const path = join(dataDir, PROFILES_FILE_NAME);
   // 0600 in a 0700 folder: the data folder holds label data.
-  const file = jsonFile(path, ProfilesFileSchema, { version: 1, profiles: [] } as ProfilesFile, {
-    notJson: (e) => new SyntaxError(`${path}: not valid JSON (${e.message})`),
-    parse: (json) => parseProfilesFile(json, path),
-  });
+  const file = jsonFile(
+    path,
+    ProfilesFileSchema,
+    { version: PROFILES_FILE_VERSION, profiles: [] } as ProfilesFile,
+    {
+      notJson: (e) => new SyntaxError(`${path}: not valid JSON (${e.message})`),
+      parse: (json) => parseProfilesFile(json, path),
+    },
+  );
   const load = () => file.read();
 
   return {
@@ -50,7 +56,7 @@ export function createProfileStore(dataDir: string): ProfileStore {
       const profile = parsePrinterProfile(input);
       await file.update((current) => {
         const others = current.profiles.filter((p) => p.uri !== profile.uri);
-        return { version: 1, profiles: [...others, profile] };
+        return { version: PROFILES_FILE_VERSION, profiles: [...others, profile] };
       });
       return profile;
     },
@@ -61,7 +67,7 @@ export function createProfileStore(dataDir: string): ProfileStore {
         const kept = current.profiles.filter((p) => p.uri !== key);
         if (kept.length === current.profiles.length) return undefined;
         removed = true;
-        return { version: 1, profiles: kept };
+        return { version: PROFILES_FILE_VERSION, profiles: kept };
       });
       return removed;
     },

@@ -20,11 +20,12 @@ import {
   defaultPrintWidthDots,
   defaultProfile,
   knownDpi,
+  labelLengthFor,
   withDetectedDpi,
   zplJobSettings,
   type PrinterProfile,
 } from '../../printers/profiles';
-import { queryDpi } from '../../printers/query';
+import { queryDpi, type DpiResult } from '../../printers/query';
 import { PrinterError, type PrinterTransport } from '../../printers/transport';
 
 export const FALLBACK_DPI = 203;
@@ -34,6 +35,8 @@ export interface PrinterSetup {
   /** The dpi came from the printer just now. */
   detected: boolean;
   zpl: ZplSettings;
+  /** The loaded labels' length in dots, when the printer measured it (profile's labelLengthFor). */
+  lengthDots?: number;
   /** The printer's profile, new or updated with the detected dpi, when it should be saved. */
   save?: PrinterProfile;
   /** For people: the printer could not be reached, or the dpi is a guess. */
@@ -46,7 +49,7 @@ export interface PrinterSetupDeps {
    * The printer's own dpi: a number, or undefined when the link cannot report (a CUPS queue, a file).
    * Rejects with PrinterError when the printer cannot be reached.
    */
-  askDpi: () => Promise<number | undefined>;
+  askDpi: () => Promise<number | DpiResult | undefined>;
   /** Ask the printer even when its profile has a detected dpi (the caller holds an open connection anyway). */
   refresh?: boolean;
   /** The name of a new profile; the last part of the URI by default. */
@@ -75,17 +78,22 @@ export async function decidePrinterSetup(
   if (dpi === undefined && profile?.dpiSource === 'set') dpi = profile.dpi;
   if (dpi === undefined && profile?.dpiSource === 'detected' && !deps.refresh) dpi = profile.dpi;
   if (dpi === undefined) {
+    let widthDots: number | undefined;
     try {
-      dpi = await deps.askDpi();
+      const answer = await deps.askDpi();
+      dpi = typeof answer === 'number' ? answer : answer?.dpi;
+      widthDots = typeof answer === 'object' ? answer.printWidthDots : undefined;
       detected = dpi !== undefined;
     } catch (e) {
       if (!(e instanceof PrinterError) || deps.failIfUnanswered) throw e;
       warnings.push(deps.whenUnreachable ? `${e.message}; ${deps.whenUnreachable}` : e.message);
     }
     if (dpi !== undefined) {
-      const next = profile
-        ? withDetectedDpi(profile, dpi)
-        : defaultProfile(printer, deps.name ?? basename(printer), dpi, 'detected');
+      const next = withDetectedDpi(
+        profile ?? defaultProfile(printer, deps.name ?? basename(printer), dpi, 'detected'),
+        dpi,
+        widthDots,
+      );
       if (next !== profile) save = profile = next;
     }
     dpi ??= knownDpi(profile);
@@ -96,19 +104,27 @@ export async function decidePrinterSetup(
   }
   const zpl: ZplSettings =
     profile && profile.dpi === dpi ? zplJobSettings(profile) : { maxWidthDots: defaultPrintWidthDots(dpi) };
-  return { dpi, detected, zpl, warnings, ...(save ? { save } : {}) };
+  const lengthDots = labelLengthFor(profile, dpi);
+  return {
+    dpi,
+    detected,
+    zpl,
+    warnings,
+    ...(lengthDots !== undefined ? { lengthDots } : {}),
+    ...(save ? { save } : {}),
+  };
 }
 
-/** The dpi an open printer reports (~HI), or undefined when its link cannot answer. */
-export async function dpiReportedBy(transport: PrinterTransport): Promise<number | undefined> {
-  return transport.capabilities.status ? (await queryDpi(transport)).dpi : undefined;
+/** The dpi (and print width) an open printer reports, or undefined when its link cannot answer. */
+export async function dpiReportedBy(transport: PrinterTransport): Promise<DpiResult | undefined> {
+  return transport.capabilities.status ? await queryDpi(transport) : undefined;
 }
 
 /** `askDpi` over a connection of its own, closed again: for callers that do not hold one. */
 export function askOverNewConnection(
   printer: string,
   connect: (printer: string) => Promise<PrinterTransport>,
-): () => Promise<number | undefined> {
+): () => Promise<DpiResult | undefined> {
   return async () => {
     const transport = await connect(printer);
     try {

@@ -130,7 +130,7 @@ describe('Settings → Site server', () => {
   it('tests the site: a sentence for each failure, then OK with the right key', async () => {
     // Nothing typed yet.
     expect((await call('connection.test', { target: 'site' })).message).toBe(
-      'Enter the site URL, key id and secret first.',
+      'Enter the site URL, the key id and the secret first.',
     );
 
     await call('settings.update', { siteUrl: site.url, siteKey: mine.key, siteSecret: 'not-the-secret' });
@@ -167,6 +167,21 @@ describe('Settings → Site server', () => {
     expect(ok.message).toMatch(
       /^Connected to the site server \(instance site-a\): the key is accepted, \d+ templates on the site\.$/,
     );
+
+    // What is typed in the card is tested as typed, not saved: the site in use stays as it is.
+    const typedWrong = await call('connection.test', {
+      target: 'site',
+      siteTyped: { siteUrl: site.url, siteKey: mine.key, siteSecret: 'typed-wrong' },
+    });
+    expect(typedWrong.ok).toBe(false);
+    expect(typedWrong.message).toMatch(/refused the key id or secret \(401\)/);
+    expect(typedWrong.status).toMatchObject({ backend: 'site', hosted: 'online' });
+    const typedPlain = await call('connection.test', {
+      target: 'site',
+      siteTyped: { siteUrl: plain.url, siteKey: mine.key },
+    });
+    expect(typedPlain.message).toMatch(/answers, but it is not a site server/);
+    expect(await call('settings.get', {})).toMatchObject({ siteUrl: site.url, siteKey: mine.key });
 
     // The secret stays in main: not in the settings the renderer reads, not in a status, not in the file.
     const view = await call('settings.get', {});

@@ -35,9 +35,24 @@ describe('profile store', () => {
     expect(await store.remove('tcp://dock7')).toBe(true);
     expect(await store.remove('tcp://dock7')).toBe(false);
     expect(JSON.parse(readFileSync(join(data, PROFILES_FILE_NAME), 'utf8'))).toMatchObject({
-      version: 1,
+      version: 2,
       profiles: [{ uri: 'usb://0a5f:0181' }],
     });
+  });
+
+  it("a version 1 file (media type a default never sent) is read as the printer's own media, and written as version 2", async () => {
+    const data = join(dir, 'v1');
+    mkdirSync(data, { recursive: true });
+    const old = { ...profile('tcp://dock9'), mediaType: 'gap', darkness: 20 };
+    writeFileSync(join(data, PROFILES_FILE_NAME), JSON.stringify({ version: 1, profiles: [old] }));
+    const store = createProfileStore(data);
+    const read = await store.get('tcp://dock9');
+    expect(read).toMatchObject({ darkness: 20, dpi: 203 });
+    expect(read?.mediaType).toBeUndefined();
+    // A media type chosen now is kept, in a version 2 file.
+    await store.put({ ...read!, mediaType: 'gap' });
+    expect((await createProfileStore(data).get('tcp://dock9'))?.mediaType).toBe('gap');
+    expect(JSON.parse(readFileSync(join(data, PROFILES_FILE_NAME), 'utf8')).version).toBe(2);
   });
 
   it('concurrent puts all land (writes are serialised), and no temp file is left behind', async () => {

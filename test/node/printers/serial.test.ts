@@ -47,10 +47,11 @@ describe('serial transport', () => {
         reasons: [],
         formatsInBuffer: 0,
         labelsRemaining: 0,
+        labelLengthDots: 160,
       });
       expect(printer.jobs.map((j) => j.zpl)).toEqual([job.replace(/\n$/, '')]);
       expect(scanZplJob(printer.jobs[0]?.zpl ?? '', dir)).toEqual([VALUE]);
-      expect(await queryDpi(t)).toEqual({ dpi: 300, source: 'sgd' });
+      expect(await queryDpi(t)).toEqual({ dpi: 300, source: 'sgd', printWidthDots: 1232 });
       printer.setFault({ ribbonOut: true });
       expect((await queryStatus(t)).state).toBe('ribbon-out');
       printer.setFault({ ribbonOut: false });

@@ -11,10 +11,10 @@ import { memoryTransport } from '../../support/memory-transport';
 
 const URI = 'tcp://10.0.0.5:9100';
 /** A Zebra at `dpi` behind a new connection each time (the emulator answers ~HI), counting the connections. */
-function printerAt(dpi: number) {
+function printerAt(dpi: number, more: { printWidthDots?: number; sgd?: boolean } = {}) {
   const opened: PrinterTransport[] = [];
   const connect = async (): Promise<PrinterTransport> => {
-    const t = memoryTransport(new ZebraPrinterModel({ dpi }), URI);
+    const t = memoryTransport(new ZebraPrinterModel({ dpi, ...more }), URI);
     await t.open();
     opened.push(t);
     return t;
@@ -43,6 +43,26 @@ describe('decidePrinterSetup', () => {
     expect(away.dpi).toBe(203);
     expect(away.save).toBeUndefined();
     expect(away.warnings.join(' ')).toMatch(/did not report its resolution/);
+  });
+
+  it('a new printer’s head width is the one it reports (a 2-inch printer is not cut to 4 inches); a width a person set stays', async () => {
+    // #42 item 1: the printer view and the fit check use the width the head prints, asked over SGD.
+    const narrow = printerAt(203, { printWidthDots: 448 });
+    const setup = await decidePrinterSetup(URI, undefined, { profile: undefined, askDpi: narrow.askDpi });
+    expect(setup).toMatchObject({ dpi: 203, detected: true, zpl: { maxWidthDots: 448 } });
+    expect(setup.save).toMatchObject({ dpi: 203, dpiSource: 'detected', printWidthDots: 448 });
+    // Asked again (a refresh), a width someone typed is kept.
+    const typed = parsePrinterProfile({ ...detectedAt(203), printWidthDots: 400 });
+    const again = await decidePrinterSetup(URI, undefined, {
+      profile: typed,
+      askDpi: narrow.askDpi,
+      refresh: true,
+    });
+    expect(again.zpl.maxWidthDots).toBe(400);
+    // Older firmware without SGD: the dpi from ~HI, the default 4-inch width at that dpi.
+    const old = printerAt(300, { sgd: false });
+    const oldSetup = await decidePrinterSetup(URI, undefined, { profile: undefined, askDpi: old.askDpi });
+    expect(oldSetup).toMatchObject({ dpi: 300, zpl: { maxWidthDots: 1232 } });
   });
 
   it('the dpi asked for wins; the profile applies its print width, offsets and darkness at its own dpi', async () => {
@@ -137,6 +157,6 @@ describe('decidePrinterSetup', () => {
     await t.open();
     const silent = { ...t, capabilities: { ...t.capabilities, status: false } } as PrinterTransport;
     expect(await dpiReportedBy(silent)).toBeUndefined();
-    expect(await dpiReportedBy(t)).toBe(300);
+    expect(await dpiReportedBy(t)).toEqual({ dpi: 300, source: 'sgd', printWidthDots: 1232 });
   });
 });

@@ -91,6 +91,7 @@ describe('status over TCP', () => {
       reasons: [],
       formatsInBuffer: 0,
       labelsRemaining: 0,
+      labelLengthDots: 160,
     });
   });
 
@@ -114,7 +115,13 @@ describe('status over TCP', () => {
     await t.write(buildZplJob({ bitmap: code128Label(VALUE) }));
     await t.write('^XA^PQ3^FO10,10^GB100,100,100^FS^XZ\n');
     const status = await queryStatus(t);
-    expect(status).toEqual({ state: 'paused', reasons: ['paused'], formatsInBuffer: 2, labelsRemaining: 1 });
+    expect(status).toEqual({
+      state: 'paused',
+      reasons: ['paused'],
+      formatsInBuffer: 2,
+      labelsRemaining: 1,
+      labelLengthDots: 160,
+    });
     expect(emulator.jobs.slice(before).map((j) => j.state)).toEqual(['held', 'held']);
     emulator.setFault({ paused: false });
     expect(emulator.jobs.slice(before).map((j) => j.state)).toEqual(['printed', 'printed']);
@@ -157,8 +164,12 @@ describe('identity and resolution', () => {
   });
 
   it('detects 203 and 300 dpi from head.resolution.in_dpi', async () => {
-    expect(await queryDpi(await connect())).toEqual({ dpi: 203, source: 'sgd' });
-    expect(await queryDpi(await connect(emulator300))).toEqual({ dpi: 300, source: 'sgd' });
+    expect(await queryDpi(await connect())).toEqual({ dpi: 203, source: 'sgd', printWidthDots: 832 });
+    expect(await queryDpi(await connect(emulator300))).toEqual({
+      dpi: 300,
+      source: 'sgd',
+      printWidthDots: 1232,
+    });
   });
 
   it('falls back to ~HI dots/mm when the printer does not speak SGD', async () => {

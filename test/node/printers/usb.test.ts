@@ -92,7 +92,7 @@ describe('USB transport', () => {
       expect((await queryStatus(t)).state).toBe('ready');
       printer.setFault({ paperOut: true });
       expect(await queryStatus(t)).toMatchObject({ state: 'paper-out', reasons: ['out of paper (media)'] });
-      expect(await queryDpi(t)).toEqual({ dpi: 203, source: 'sgd' });
+      expect(await queryDpi(t)).toEqual({ dpi: 203, source: 'sgd', printWidthDots: 832 });
     } finally {
       await t.close();
     }

@@ -4,10 +4,11 @@
  * opens as it is; a bundled or captured one is copied under a name asked for first, as those stay read-only), and
  * what to do with unsaved changes.
  */
-import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { TemplateRef, TemplateSummary } from '../../../../src/ipc/contract';
 import { templateFileNameProblem } from '../../../../src/model/template-name';
 import { ErrorNotice } from '../../components/error-notice';
+import { Modal } from '../../components/modal';
 import {
   DESIGN_DPIS,
   DESIGN_UNITS,
@@ -17,38 +18,6 @@ import {
   type NewDesign,
 } from '../../design/design-document';
 import { useCatalog, useDesign } from '../../store/stores-context';
-
-export function Modal({
-  title,
-  titleId,
-  onCancel,
-  children,
-}: {
-  title: string;
-  titleId: string;
-  onCancel(): void;
-  children: ReactNode;
-}) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
-  }, []);
-  return (
-    <dialog
-      ref={dialog}
-      className="dialog"
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-    >
-      <h2 id={titleId}>{title}</h2>
-      {children}
-    </dialog>
-  );
-}
 
 /** A name no template in the catalogue has: `base`, `base-2`… */
 export function freeName(base: string, templates: readonly TemplateSummary[]): string {

@@ -13,7 +13,7 @@ import { templateFileNameProblem } from '../../../../src/model/template-name';
 import { ErrorNotice } from '../../components/error-notice';
 import type { DesignDpi } from '../../design/design-document';
 import { useCatalog, useDesign, useStores } from '../../store/stores-context';
-import { Modal } from './design-dialogs';
+import { Modal } from '../../components/modal';
 
 /** The largest template file read (the size `templates.import` takes). */
 export const MAX_TEMPLATE_FILE_BYTES = 5_000_000;

@@ -10,7 +10,7 @@ import { ErrorNotice } from '../../components/error-notice';
 import { JobStateChip, LabelStateChip } from '../../components/job-bits';
 import { JobControls } from '../../components/job-controls';
 import { useConnection, useJobs, usePrinters, useStores } from '../../store/stores-context';
-import { Modal } from '../design/design-dialogs';
+import { Modal } from '../../components/modal';
 import { SiteHistoryCard } from './site-history-card';
 
 const STATES = JOB_STATE_NAMES;

@@ -43,23 +43,18 @@ export function SiteCard({ highlight }: { highlight: boolean }) {
     ...(secret && storageProblem && sessionOnly ? { siteSecretForSessionOnly: true } : {}),
   });
 
-  const unsaved =
-    !settings ||
-    (siteUrl.trim() || null) !== settings.siteUrl ||
-    (siteKey.trim() || null) !== settings.siteKey ||
-    use !== inUse ||
-    secret !== '';
-
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (await connection.getState().save(patch())) setSecret('');
   };
 
-  const test = async () => {
-    const sent = unsaved ? patch() : undefined;
-    await connection.getState().test(sent, 'site');
-    if (sent?.siteSecret && !connection.getState().error) setSecret('');
-  };
+  // "Test connection" tests what is typed, without saving it (as the hosted API's card does): Save keeps it.
+  const test = () =>
+    connection.getState().testSiteTyped({
+      siteUrl: siteUrl.trim() || null,
+      siteKey: siteKey.trim() || null,
+      ...(secret ? { siteSecret: secret } : {}),
+    });
 
   const described = inUse ? describeConnection(status) : null;
 
