@@ -26,6 +26,8 @@ export interface ZplBudgets {
   maxRecallDepth: number;
   /** Characters of one field's data. */
   maxFieldChars: number;
+  /** Copies of a serialised label (^SN, ^SF) drawn one by one, each with its own values. */
+  maxSerialCopies: number;
 }
 
 export const DEFAULT_ZPL_BUDGETS: ZplBudgets = {
@@ -39,4 +41,5 @@ export const DEFAULT_ZPL_BUDGETS: ZplBudgets = {
   maxBlockLines: 200,
   maxRecallDepth: 4,
   maxFieldChars: 8_000,
+  maxSerialCopies: 1_000,
 };

@@ -8,7 +8,15 @@
  * still gives a (blank) Scene. Every size is checked against the budgets before anything is drawn.
  */
 import type { FontSet, LoadedFont } from '../../layout/fonts';
-import { IDENTITY, type BarcodeNode, type Matrix, type Scene, type SceneNode } from '../../layout/scene';
+import {
+  IDENTITY,
+  type BarcodeNode,
+  type Matrix,
+  type PositionedGlyph,
+  type Scene,
+  type SceneNode,
+  type TextLine,
+} from '../../layout/scene';
 import { layoutText } from '../../layout/text';
 import { DEFAULT_ZPL_BUDGETS, type ZplBudgets } from './budgets';
 import type { ZplWarning } from './errors';
@@ -31,6 +39,7 @@ import {
 } from './fonts';
 import { multiply, orientationOf, placeAnchor, placeTopLeft, translate, type Orientation } from './matrix';
 import { BARCODE_COMMANDS, zplSymbol, type BarcodeDefaults, type ZplSymbol } from './barcodes';
+import { serialValue, sfRule, snRule, type SerialRule } from './serial';
 
 export interface ReadZplOptions {
   fonts: FontSet;
@@ -50,6 +59,12 @@ export interface ZplLabel {
   /** Setup commands a renderer records but does not draw (^MM, ~SD, ^JUS…), as written. */
   settings: string[];
   warnings: ZplWarning[];
+  /**
+   * A label with serialised fields (^SN, ^SF) printed more than once: the Scene of each copy after the first,
+   * each with its own values (copy 2 first), at most `maxSerialCopies` − 1 of them. Absent otherwise: every
+   * copy is `scene`.
+   */
+  copyScenes?: Scene[];
 }
 
 export interface ReadZplResult {
@@ -188,7 +203,16 @@ interface FieldState {
   graphic?: ZplCommand;
   fieldNumber?: number;
   recalled: boolean;
-  serial?: { increment: string; pad: boolean };
+  serial?: SerialRule;
+}
+
+/** The printer state a field's drawing reads (kept with a serialised field to draw its later copies). */
+interface DrawState {
+  defaultFont: { name: string; height: number; width: number };
+  by: BarcodeDefaults;
+  codePage: number;
+  fieldOrientation: Orientation;
+  reverseAll: boolean;
 }
 
 interface LabelState {
@@ -202,6 +226,8 @@ interface LabelState {
   fieldValues: Map<number, string>;
   deferred: FieldState[];
   hasRecall: boolean;
+  /** Serialised fields: where their nodes are in `nodes`, to draw each copy's values in their place. */
+  serials: Array<{ at: number; count: number; field: FieldState; state: DrawState }>;
 }
 
 /** How far below ^FO a Zebra printer draws a QR code's top edge, in dots. */
@@ -242,6 +268,7 @@ class PrinterState {
       fieldValues: new Map(),
       deferred: [],
       hasRecall: format.commands.some((c) => c.recalled !== undefined),
+      serials: [],
     };
     let field = this.newField();
     const warn = (cmd: ZplCommand | undefined, message: string) =>
@@ -268,29 +295,91 @@ class PrinterState {
     if (format.defines) return undefined;
     const width = this.printWidth ?? this.options.labelSize?.width ?? Math.round(4 * this.options.dpi);
     const height = this.labelLength ?? this.options.labelSize?.height ?? Math.round(6 * this.options.dpi);
-    let nodes = label.nodes;
-    if (this.invert)
-      nodes = [{ kind: 'group', transform: [-1, 0, 0, -1, width, height], opacity: 1, children: nodes }];
     if (label.nodes.length === 0) warn(undefined, 'nothing on this label is drawn: it is blank.');
-    const scene: Scene = {
+    const copyNodes = this.serialCopies(label, format, warn);
+    const sceneOf = (drawn: SceneNode[]): Scene => ({
       unit: 'dots',
       dpi: this.options.dpi,
       width,
       height,
       background: '#ffffff',
-      nodes,
+      nodes: this.invert
+        ? [{ kind: 'group', transform: [-1, 0, 0, -1, width, height], opacity: 1, children: drawn }]
+        : drawn,
       rfid: [],
       warnings: label.warnings.map((w) =>
         w.command ? `${w.command} at byte ${w.offset}: ${w.message}` : w.message,
       ),
-    };
+    });
     return {
-      scene,
+      scene: sceneOf(label.nodes),
       copies: label.copies,
       source: { start: format.start, end: format.end },
       settings: label.settings,
       warnings: label.warnings,
+      ...(copyNodes.length ? { copyScenes: copyNodes.map(sceneOf) } : {}),
     };
+  }
+
+  /** The nodes of copies 2… of a label with serialised fields: each such field drawn with its copy's value. */
+  private serialCopies(
+    label: LabelState,
+    format: ZplFormat,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
+  ): SceneNode[][] {
+    if (!label.serials.length || label.copies < 2) return [];
+    const count = Math.min(label.copies, this.budgets.maxSerialCopies);
+    if (count < label.copies) {
+      warn(
+        undefined,
+        `${label.copies} serialised copies asked; the first ${count} are drawn one by one (byte ${format.start}).`,
+      );
+    }
+    const saved = this.drawState();
+    const copies: SceneNode[][] = [];
+    for (let copy = 1; copy < count; copy++) {
+      const nodes = [...label.nodes];
+      // From the last slot back, so the earlier slots' positions stay right.
+      for (let i = label.serials.length - 1; i >= 0; i--) {
+        const slot = label.serials[i] as LabelState['serials'][number];
+        this.restore(slot.state);
+        const scratch: LabelState = { ...label, nodes: [], warnings: [], serials: [] };
+        const rule = slot.field.serial as SerialRule;
+        const drawn = { ...slot.field, data: serialValue(slot.field.data ?? '', rule, copy) };
+        this.drawOnce(drawn, scratch, (cmd, message) =>
+          scratch.warnings.push({
+            command: cmd ? `${cmd.prefix}${cmd.name}` : '',
+            offset: cmd?.offset ?? 0,
+            message,
+          }),
+        );
+        if (scratch.warnings.length && copy === 1) {
+          for (const w of scratch.warnings) label.warnings.push({ ...w, message: `copy 2: ${w.message}` });
+        }
+        nodes.splice(slot.at, slot.count, ...scratch.nodes);
+      }
+      copies.push(nodes);
+    }
+    this.restore(saved);
+    return copies;
+  }
+
+  private drawState(): DrawState {
+    return {
+      defaultFont: this.defaultFont,
+      by: this.by,
+      codePage: this.codePage,
+      fieldOrientation: this.fieldOrientation,
+      reverseAll: this.reverseAll,
+    };
+  }
+
+  private restore(state: DrawState): void {
+    this.defaultFont = state.defaultFont;
+    this.by = state.by;
+    this.codePage = state.codePage;
+    this.fieldOrientation = state.fieldOrientation;
+    this.reverseAll = state.reverseAll;
   }
 
   private newField(): FieldState {
@@ -479,12 +568,16 @@ class PrinterState {
         return;
       }
       case 'SN':
-        field.data = p[0] ?? '';
-        field.serial = { increment: p[1] ?? '1', pad: (p[2] ?? '').trim().toUpperCase() === 'Y' };
+        field.data = p[0] || '1';
+        field.dataOffset = cmd.offset;
+        field.serial = snRule(p[1], p[2]);
         return;
-      case 'SF':
-        field.serial = { increment: p[1] ?? '1', pad: false };
+      case 'SF': {
+        const rule = sfRule(p[0], p[1]);
+        if (rule) field.serial = rule;
+        else warn(cmd, 'needs a mask string: ignored.');
         return;
+      }
       case 'GB':
       case 'GC':
       case 'GD':
@@ -522,10 +615,12 @@ class PrinterState {
         break;
     }
     if (BARCODE_COMMANDS.has(cmd.name) && cmd.prefix === '^') {
+      // ^BDm,n,t (MaxiCode) has no orientation: its first parameter is the mode.
+      const oriented = cmd.name !== 'BD';
       field.barcode = {
         name: cmd.name,
-        params: p.slice(1),
-        orientation: orientationOf(p[0], this.fieldOrientation),
+        params: oriented ? p.slice(1) : p,
+        orientation: oriented ? orientationOf(p[0], this.fieldOrientation) : 'N',
         offset: cmd.offset,
       };
       return;
@@ -641,6 +736,20 @@ class PrinterState {
   }
 
   private draw(
+    field: FieldState,
+    label: LabelState,
+    warn: (cmd: ZplCommand | undefined, message: string) => void,
+  ) {
+    if (field.serial && field.data !== undefined && !field.graphic) {
+      const at = label.nodes.length;
+      this.drawOnce(field, label, warn);
+      label.serials.push({ at, count: label.nodes.length - at, field, state: this.drawState() });
+      return;
+    }
+    this.drawOnce(field, label, warn);
+  }
+
+  private drawOnce(
     field: FieldState,
     label: LabelState,
     warn: (cmd: ZplCommand | undefined, message: string) => void,
@@ -949,6 +1058,7 @@ class PrinterState {
         anchorY: height,
       };
     }
+    if (symbol.kind === 'maxicode') return maxiCodeNode(symbol, color);
     if (symbol.retail) return this.retailNode(symbol, symbol.retail, color);
     const textSize = symbol.text ? Math.max(10, Math.round(this.by.module * 10)) : 0;
     const textGap = symbol.text ? Math.round(textSize * 0.25) : 0;
@@ -1101,26 +1211,45 @@ class PrinterState {
     const boxWidth = block ? block.width : tb ? tb.width : 0;
     const lineAdvance = height + (block ? block.spacing : 0);
     const maxLines = block ? block.lines : tb ? Math.max(1, Math.floor(tb.height / height)) : 0;
+    // J: laid out from the left, then each line that wraps is spread to the block's width (justify below).
     const align = block
       ? (({ C: 'center', R: 'right', J: 'left' } as const)[block.align as 'C' | 'R' | 'J'] ?? 'left')
       : 'left';
-    const laid = layoutText({
-      text,
-      box: {
-        x: 0,
-        y: 0,
-        ...(boxWidth > 0 ? { width: boxWidth / sx } : {}),
-        ...(maxLines > 0 ? { height: maxLines * lineAdvance } : {}),
-      },
-      font,
-      fallbacks: this.options.fonts.fallbacks(font),
-      size,
-      color: '#000000',
-      lineHeight: lineAdvance / size,
-      align,
-      wrap: boxWidth > 0 ? 'word' : 'none',
-      ellipsis: false,
-    });
+    const layout = (t: string, width: number, lineCount: number) =>
+      layoutText({
+        text: t,
+        box: {
+          x: 0,
+          y: 0,
+          ...(width > 0 ? { width: width / sx } : {}),
+          ...(lineCount > 0 ? { height: lineCount * lineAdvance } : {}),
+        },
+        font,
+        fallbacks: this.options.fonts.fallbacks(font),
+        size,
+        color: '#000000',
+        lineHeight: lineAdvance / size,
+        align,
+        wrap: width > 0 ? 'word' : 'none',
+        ellipsis: false,
+      });
+    const laid = layout(text, boxWidth, maxLines);
+    if (block && block.indent > 0 && boxWidth > block.indent && laid.node.lines.length > 1) {
+      // ^FB's hanging indent: the lines after the first are laid out in the width less the indent, moved right.
+      const first = laid.node.lines[0] as TextLine;
+      const at = text.indexOf(first.text);
+      const rest = text.slice(at < 0 ? first.text.length : at + first.text.length).replace(/^[ \t]*\n?/, '');
+      const more = layout(rest, boxWidth - block.indent, maxLines - 1);
+      for (const line of more.node.lines) {
+        line.baseline += lineAdvance;
+        line.x += block.indent / sx;
+      }
+      laid.node.lines = [first, ...more.node.lines];
+      if (more.lost) laid.lost = more.lost;
+      else delete laid.lost;
+    }
+    if (block?.align === 'J' && boxWidth > 0)
+      justify(laid.node.lines, text, boxWidth / sx, block.indent / sx);
     const node = laid.node;
     if (!node.lines.length) return;
     const cut: ZplCommand = {
@@ -1157,6 +1286,75 @@ class PrinterState {
     node.color = this.colorFor(reverse, box, label);
     label.nodes.push(wrap(node, transform));
   }
+}
+
+/**
+ * ^FB justification J: every line that wraps (not the block's last, not one a line break ends) is spread to the
+ * block's width by widening its spaces. `indent` is the hanging indent of the lines after the first.
+ */
+function justify(lines: TextLine[], text: string, width: number, indent: number): void {
+  let cursor = 0;
+  lines.forEach((line, i) => {
+    const at = text.indexOf(line.text, cursor);
+    if (at >= 0) cursor = at + line.text.length;
+    if (i === lines.length - 1 || /^[ \t]*\n/.test(text.slice(cursor))) return;
+    const chars = [...line.text.replace(/\s+$/, '')];
+    const spaces = chars.filter((c) => c === ' ').length;
+    const target = width - (i > 0 ? indent : 0);
+    const extra = target - line.width;
+    if (!spaces || extra <= 0 || line.glyphs.length < chars.length) return;
+    let seen = 0;
+    chars.forEach((c, k) => {
+      const glyph = line.glyphs[k] as PositionedGlyph;
+      glyph.x += (extra * seen) / spaces;
+      if (c === ' ') seen++;
+    });
+    line.width = target;
+  });
+}
+
+/**
+ * A MaxiCode symbol as one even-odd path: a hexagon per dark module (rows `pitch`·√3/2 apart, odd rows half a
+ * pitch right, a small gap between neighbours) and the bullseye's three dark rings around the centre module.
+ */
+function maxiCodeNode(
+  symbol: Extract<ZplSymbol, { kind: 'maxicode' }>,
+  color: string,
+): { node: SceneNode; width: number; height: number; anchorY: number } {
+  const w = symbol.pitch;
+  const rowPitch = (w * Math.sqrt(3)) / 2;
+  const side = w / Math.sqrt(3);
+  const half = (w / 2) * 0.9;
+  const r = side * 0.9;
+  const f = (v: number) => Number(v.toFixed(2));
+  const parts: string[] = [];
+  for (const i of symbol.dark) {
+    const row = Math.floor(i / 30);
+    const col = i % 30;
+    const cx = col * w + (row % 2 ? w : w / 2);
+    const cy = row * rowPitch + side;
+    parts.push(
+      `M${f(cx)} ${f(cy - r)}L${f(cx + half)} ${f(cy - r / 2)}L${f(cx + half)} ${f(cy + r / 2)}` +
+        `L${f(cx)} ${f(cy + r)}L${f(cx - half)} ${f(cy + r / 2)}L${f(cx - half)} ${f(cy - r / 2)}Z`,
+    );
+  }
+  // The bullseye: circles at the centre module; even-odd fill leaves the centre and every other ring light.
+  const cx = 14 * w + w / 2;
+  const cy = 16 * rowPitch + side;
+  for (const k of [0.5774, 1.3359, 2.1058, 2.8644, 3.6229, 4.3814]) {
+    const rr = f(k * w);
+    parts.push(
+      `M${f(cx - rr)} ${f(cy)}A${rr} ${rr} 0 1 0 ${f(cx + rr)} ${f(cy)}A${rr} ${rr} 0 1 0 ${f(cx - rr)} ${f(cy)}Z`,
+    );
+  }
+  const width = Math.ceil(30.5 * w);
+  const height = Math.ceil(32 * rowPitch + 2 * side);
+  return {
+    node: { kind: 'path', d: parts.join(''), fill: color, fillRule: 'evenodd' },
+    width,
+    height,
+    anchorY: height,
+  };
 }
 
 function wrap(node: SceneNode, transform: Matrix): SceneNode {
