@@ -5,19 +5,26 @@
  */
 import { assertNever } from '../../base/assert-never';
 import type { MonoBitmap } from '../../render/bitmap';
+import { BROTHER_QL_LIMITS, writeBrotherQlJob } from './brother-ql';
+import { DYMO_LW_LIMITS, writeDymoLwJob } from './dymo-lw';
 import { EPL2_LIMITS, writeEpl2Job } from './epl2';
 import type { JobLimits, LabelJobOptions } from './job-options';
 import { TSPL_LIMITS, writeTsplJob } from './tspl';
 
 export { LanguageJobError, type LabelJobOptions, type LanguageMedia } from './job-options';
 
-export const PRINTER_LANGUAGES = ['tspl', 'epl2'] as const;
+export const PRINTER_LANGUAGES = ['tspl', 'epl2', 'brother-ql', 'dymo-lw'] as const;
 export type PrinterLanguage = (typeof PRINTER_LANGUAGES)[number];
 
 export const isPrinterLanguage = (value: string): value is PrinterLanguage =>
   (PRINTER_LANGUAGES as readonly string[]).includes(value);
 
-const LIMITS: Record<PrinterLanguage, JobLimits> = { tspl: TSPL_LIMITS, epl2: EPL2_LIMITS };
+const LIMITS: Record<PrinterLanguage, JobLimits> = {
+  tspl: TSPL_LIMITS,
+  epl2: EPL2_LIMITS,
+  'brother-ql': BROTHER_QL_LIMITS,
+  'dymo-lw': DYMO_LW_LIMITS,
+};
 
 /** The widest line `language` (its widest printer) prints at `dpi`, in dots. */
 export const languageMaxWidthDots = (language: PrinterLanguage, dpi: number): number =>
@@ -34,6 +41,10 @@ export function writeLabelJob(
       return writeTsplJob(bitmap, options);
     case 'epl2':
       return writeEpl2Job(bitmap, options);
+    case 'brother-ql':
+      return writeBrotherQlJob(bitmap, options);
+    case 'dymo-lw':
+      return writeDymoLwJob(bitmap, options);
     default:
       return assertNever(language);
   }
