@@ -6,14 +6,16 @@
 import { assertNever } from '../../base/assert-never';
 import type { MonoBitmap } from '../../render/bitmap';
 import { BROTHER_QL_LIMITS, writeBrotherQlJob } from './brother-ql';
+import { DPL_LIMITS, writeDplJob } from './dpl';
 import { DYMO_LW_LIMITS, writeDymoLwJob } from './dymo-lw';
 import { EPL2_LIMITS, writeEpl2Job } from './epl2';
 import type { JobLimits, LabelJobOptions } from './job-options';
+import { SBPL_LIMITS, writeSbplJob } from './sbpl';
 import { TSPL_LIMITS, writeTsplJob } from './tspl';
 
 export { LanguageJobError, type LabelJobOptions, type LanguageMedia } from './job-options';
 
-export const PRINTER_LANGUAGES = ['tspl', 'epl2', 'brother-ql', 'dymo-lw'] as const;
+export const PRINTER_LANGUAGES = ['tspl', 'epl2', 'dpl', 'sbpl', 'dymo-lw', 'brother-ql'] as const;
 export type PrinterLanguage = (typeof PRINTER_LANGUAGES)[number];
 
 export const isPrinterLanguage = (value: string): value is PrinterLanguage =>
@@ -22,6 +24,8 @@ export const isPrinterLanguage = (value: string): value is PrinterLanguage =>
 const LIMITS: Record<PrinterLanguage, JobLimits> = {
   tspl: TSPL_LIMITS,
   epl2: EPL2_LIMITS,
+  dpl: DPL_LIMITS,
+  sbpl: SBPL_LIMITS,
   'brother-ql': BROTHER_QL_LIMITS,
   'dymo-lw': DYMO_LW_LIMITS,
 };
@@ -41,6 +45,10 @@ export function writeLabelJob(
       return writeTsplJob(bitmap, options);
     case 'epl2':
       return writeEpl2Job(bitmap, options);
+    case 'dpl':
+      return writeDplJob(bitmap, options);
+    case 'sbpl':
+      return writeSbplJob(bitmap, options);
     case 'brother-ql':
       return writeBrotherQlJob(bitmap, options);
     case 'dymo-lw':

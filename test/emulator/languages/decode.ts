@@ -3,8 +3,10 @@ import { assertNever } from '../../../src/base/assert-never';
 import type { PrinterLanguage } from '../../../src/printers/languages';
 import { decodeBrotherQl } from './brother-ql-decode';
 import type { DecodedLabel } from './decoded-label';
+import { decodeDpl } from './dpl-decode';
 import { decodeDymoLw } from './dymo-lw-decode';
 import { decodeEpl2 } from './epl2-decode';
+import { decodeSbpl } from './sbpl-decode';
 import { decodeTspl } from './tspl-decode';
 
 export function decodeLanguageJob(language: PrinterLanguage, job: Uint8Array, dpi: number): DecodedLabel {
@@ -13,6 +15,10 @@ export function decodeLanguageJob(language: PrinterLanguage, job: Uint8Array, dp
       return decodeTspl(job, dpi);
     case 'epl2':
       return decodeEpl2(job);
+    case 'dpl':
+      return decodeDpl(job, dpi);
+    case 'sbpl':
+      return decodeSbpl(job);
     case 'brother-ql':
       return decodeBrotherQl(job);
     case 'dymo-lw':

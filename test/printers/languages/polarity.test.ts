@@ -59,6 +59,33 @@ describe('one black dot top left', () => {
   });
 });
 
+describe('one black dot top left, 1 = black languages', () => {
+  it('SBPL ESC GB: 1 bits are black, whole 8 × 8 blocks (rows padded white to 8)', () => {
+    const job = writeLabelJob('sbpl', cornerDot(), { dpi: 203, copies: 2 });
+    const text = ascii(job);
+    expect(text.startsWith('\x1bA\x1bA100020016')).toBe(true);
+    const at = text.indexOf('\x1bGB002001') + '\x1bGB002001'.length;
+    expect([...job.subarray(at, at + 16)]).toEqual([0x80, ...new Array<number>(15).fill(0)]);
+    expect(text.slice(at + 16)).toBe('\x1bQ2\x1bZ');
+  });
+
+  it('DPL 7-bit image: 1 bits are black, a hex row record per dot row, then the format', () => {
+    const text = ascii(writeLabelJob('dpl', cornerDot(), { dpi: 203 }));
+    expect(text).toBe(
+      '\x02e\x02IDAFLDLABEL\r' +
+        '80028000\r' +
+        '80020000\r' +
+        'FFFF\r' +
+        '\x02L\rD11\r1Y1100000000000LDLABEL\rQ0001\rE\r',
+    );
+  });
+
+  it('DPL repeats an unchanged row with one repeat record', () => {
+    const text = ascii(writeLabelJob('dpl', createMonoBitmap(16, 5), { dpi: 203 }));
+    expect(text).toContain('IDAFLDLABEL\r80020000\r0000FF04\rFFFF\r');
+  });
+});
+
 describe('PackBits', () => {
   it('encodes TN1023’s example as Apple does', () => {
     const input = [

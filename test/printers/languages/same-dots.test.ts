@@ -54,6 +54,8 @@ const SCANS: Record<string, string[]> = {
 export const LANGUAGES_UNDER_TEST: readonly { language: PrinterLanguage; dpis: readonly number[] }[] = [
   { language: 'tspl', dpis: [203, 300] },
   { language: 'epl2', dpis: [203, 300] },
+  { language: 'dpl', dpis: [203, 300] },
+  { language: 'sbpl', dpis: [203, 300] },
   // The QL and the LabelWriter are 300 dpi printers only.
   { language: 'brother-ql', dpis: [300] },
   { language: 'dymo-lw', dpis: [300] },
