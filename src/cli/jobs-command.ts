@@ -27,7 +27,7 @@ export const JOBS_HELP = `Usage: labeldesk jobs <add|list|show|labels|resume|pau
            [--fit|--allow-cut]
                          render the labels (ZPL), store the job, and print it label by label; a label
                          wider than the printer's head is refused unless --fit (scaled) or --allow-cut
-  jobs add --printer URI --zpl FILE|@- [--keep-settings] [--allow-printer-commands] [--detach]
+  jobs add --printer URI --zpl FILE|@- [--keep-settings] [--allow-printer-commands] [--as-is] [--detach]
                          a ZPL file as it is: each ^XA…^XZ one label, sent as its own bytes
                          (settings and commands beyond the label are named and taken out unless kept)
   jobs list [--state S] [--printer URI] [--template NAME] [--text T]

@@ -35,7 +35,7 @@ import { printZplFile, ZPL_PRINT_HELP, zplPrintOptions } from './print-zpl';
 
 export const PRINT_HELP = `Usage: labeldesk print --printer URI --template NAME|FILE [options]
        labeldesk print --printer URI --markup FILE|@- [options]
-       labeldesk print --printer URI --zpl FILE|@- [--keep-settings] [--allow-printer-commands] [options]
+       labeldesk print --printer URI --zpl FILE|@- [--as-is] [--keep-settings|--strip-settings] [--allow-printer-commands] [options]
 
   --data JSON|@FILE|@-   field values (a JSON object of strings)
   --amount N             copies (default 1)

@@ -19,6 +19,7 @@ import { notReady, StatusParseError } from '../printers/status';
 import { PrinterError, type PrinterTransport } from '../printers/transport';
 import { canonicalPrinterUri, PrinterUriError } from '../printers/uri';
 import { CliError, UsageError, type CliIo } from './io';
+import { printersSetCommand } from './printers-set-command';
 import { parseOptions } from './template-commands';
 
 /** Child processes (lp, lpstat) see the real environment plus the CLI's (CUPS_SERVER in tests). */
@@ -27,6 +28,7 @@ function childEnv(io: CliIo): Record<string, string | undefined> {
 }
 
 export const PRINTERS_HELP = `Usage: labeldesk printers [discover] [--json] [--printers FILE] [--network [RANGE]]
+       labeldesk printers set URI --zpl-settings keep|strip [--zpl-printer-commands allow|strip]
 
 Lists USB printers, serial ports, CUPS queues and the network printers of a printers file, each with the
 URI to print to. ZPL column: yes = takes raw ZPL, ? = unknown until tried. A source that cannot be listed
@@ -109,6 +111,7 @@ async function scan(
 }
 
 export async function printersCommand(args: string[], io: CliIo): Promise<number> {
+  if (args[0] === 'set') return printersSetCommand(args.slice(1), io);
   const { rest, network } = takeNetwork(args);
   const { values } = parseOptions(rest, {
     json: { type: 'boolean' },

@@ -1,20 +1,17 @@
 /**
  * `labeldesk render --zpl FILE|@- --format png|pdf|svg|zpl` (issue #33 item 4): every label of a ZPL stream,
- * read by the ZPL reader (src/zpl/read) into Scenes and drawn by the outputs templates use. `--format zpl`
+ * read by the ZPL reader (src/zpl/read) into Scenes and drawn by the outputs templates use (src/node/zpl-outputs.ts). `--format zpl`
  * gives each label's own bytes unchanged (with the downloads before it), never re-rasterised.
  */
 import { readFile } from 'node:fs/promises';
 import { basename, extname, resolve as resolvePath } from 'node:path';
-import { nodeOutputPorts } from '../node/render-ports';
-import { renderPdf } from '../render/pdf';
-import { renderSvg } from '../render/svg';
-import { readZpl, warningText, type ZplLabel } from '../zpl/read';
+import { drawZplLabels, ZplLabelIndexError, type ZplOutputFormat } from '../node/zpl-outputs';
 import { cliFonts } from './cli-fonts';
 import { CliError, UsageError, type CliIo } from './io';
 
 export interface ZplRenderArgs {
   zpl: string;
-  format: 'zpl' | 'pdf' | 'svg' | 'png';
+  format: ZplOutputFormat;
   dpi?: number | undefined;
   labelSize?: string | undefined;
   'data-dir'?: string | undefined;
@@ -58,43 +55,18 @@ export async function renderZplInput(
     name = basename(path, extname(path)) || 'label';
   }
   const fonts = cliFonts(args, io);
-  const { labels, warnings } = readZpl(bytes, {
-    fonts,
-    dpi,
-    ...(args.labelSize ? { labelSize: parseLabelSize(args.labelSize, dpi) } : {}),
-  });
-  for (const w of warnings) io.stderr(`labeldesk: warning: ${warningText(w)}\n`);
-  labels.forEach((label, i) => {
-    for (const w of label.warnings) io.stderr(`labeldesk: warning: label ${i + 1}: ${warningText(w)}\n`);
-  });
-  if (labels.length === 0) throw new CliError(`--zpl ${args.zpl}: no label (^XA…^XZ) in it`);
-  const ports = nodeOutputPorts(fonts);
-  const outputs: (string | Uint8Array)[] = [];
-  let previousEnd = 0;
-  for (const label of labels) {
-    outputs.push(await renderOne(label, args.format, dpi, ports, bytes, previousEnd));
-    previousEnd = label.source.end;
+  let drawn;
+  try {
+    drawn = await drawZplLabels(bytes, {
+      fonts,
+      dpi,
+      format: args.format,
+      ...(args.labelSize ? { labelSize: parseLabelSize(args.labelSize, dpi) } : {}),
+    });
+  } catch (e) {
+    if (e instanceof ZplLabelIndexError) throw new CliError(`--zpl ${args.zpl}: no label (^XA…^XZ) in it`);
+    throw e;
   }
-  return { name, outputs };
-}
-
-async function renderOne(
-  label: ZplLabel,
-  format: ZplRenderArgs['format'],
-  dpi: number,
-  ports: ReturnType<typeof nodeOutputPorts>,
-  bytes: Uint8Array,
-  from: number,
-): Promise<string | Uint8Array> {
-  switch (format) {
-    case 'zpl':
-      // What a ZPL printer is sent: the label as written, and the downloads (~DG, ~DY…) read before it.
-      return bytes.slice(from, label.source.end);
-    case 'png':
-      return ports.renderPng(label.scene, ports.fonts, { dpi });
-    case 'pdf':
-      return renderPdf([label.scene], ports.fonts, ports.deflate ? { deflate: ports.deflate } : {});
-    case 'svg':
-      return renderSvg(label.scene, ports.fonts, { unit: 'in' });
-  }
+  for (const w of drawn.warnings) io.stderr(`labeldesk: warning: ${w}\n`);
+  return { name, outputs: drawn.outputs };
 }

@@ -6,6 +6,7 @@ import { resolve as resolvePath } from 'node:path';
 import { AllowlistError, addressPolicy } from '../node/address-policy';
 import { DEFAULT_LIMITS, type ServerLimits } from '../node/serve/budgets';
 import { DEFAULTS, startServer, type ServerOptions } from '../node/serve/server';
+import { LABELARY_DEFAULTS, type LabelaryLimits } from '../node/serve/labelary-route';
 import {
   filePrinterLookup,
   readPrintersFile,
@@ -75,6 +76,15 @@ Heavy renders (large labels, high dpi, big images) run in worker threads, the ot
                           goes to a worker (default ${DEFAULT_LIMITS.heavyRenderDots})
   --render-worker-idle N  seconds a worker waits for work before it ends (default ${DEFAULT_LIMITS.renderWorkerIdleMs / 1000})
   --render-worker-heap-mb N  JavaScript heap of a worker; past it its request is a 500 (default ${DEFAULT_LIMITS.renderWorkerHeapMb})
+
+Labelary's ZPL web service shape (POST /v1/printers/{dpmm}dpmm/labels/{w}x{h}/{index}/), for clients
+written for Labelary; they send no key, so it is off unless asked for (docs/deployment.md):
+  --labelary              turn the route on: a request with X-API-KEY/X-API-SECRET is a key's request;
+                          one without is limited per client address by:
+  --labelary-rate N       requests per second per address (default ${LABELARY_DEFAULTS.perSecond})
+  --labelary-labels N     labels in one request's ZPL (default ${LABELARY_DEFAULTS.labels})
+  --labelary-kb N         KB of one request's body (default ${LABELARY_DEFAULTS.bodyBytes / 1024})
+  --labelary-inches N     largest label side in the URL, inches (default ${LABELARY_DEFAULTS.inches})
 
 Keys: labeldesk keys create. Also served: GET /openapi.json, /sdk/labeldesk-sdk.js, /files/svg/<token>.
 `;
@@ -147,6 +157,11 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
     'render-worker-heap-mb': { type: 'string' },
     'lease-seconds': { type: 'string' },
     'print-wait-seconds': { type: 'string' },
+    labelary: { type: 'boolean' },
+    'labelary-rate': { type: 'string' },
+    'labelary-labels': { type: 'string' },
+    'labelary-kb': { type: 'string' },
+    'labelary-inches': { type: 'string' },
   });
   if (values.help) {
     io.stdout(SERVE_HELP);
@@ -186,6 +201,18 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
   limit('render-worker-idle', 'renderWorkerIdleMs', 1, 1000);
   // Below ~32 MB a worker cannot even load the fonts.
   limit('render-worker-heap-mb', 'renderWorkerHeapMb', 64);
+  const labelary: Partial<LabelaryLimits> = {};
+  const labelaryLimit = (option: string, key: keyof LabelaryLimits, scale = 1) => {
+    const raw = values[option as keyof typeof values] as string | undefined;
+    if (raw !== undefined && !values.labelary)
+      throw new UsageError(`--${option} is for the Labelary-shaped route: add --labelary`);
+    const n = positiveInt(`--${option}`, raw, 1);
+    if (n !== undefined) labelary[key] = n * scale;
+  };
+  labelaryLimit('labelary-rate', 'perSecond');
+  labelaryLimit('labelary-labels', 'labels');
+  labelaryLimit('labelary-kb', 'bodyBytes', 1024);
+  labelaryLimit('labelary-inches', 'inches');
   const templates = values.templates ?? io.env.LABELDESK_TEMPLATES;
   const databaseUrl = databaseUrlOf(values, io);
   for (const option of ['lease-seconds', 'print-wait-seconds'] as const)
@@ -204,6 +231,7 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
     corsOrigins: values['cors-origin'] ?? [],
     imageHosts,
     limits,
+    ...(values.labelary ? { labelary } : {}),
     logStream: { write: (line) => io.stderr(line) },
   };
   /** The relay's transports, for the print queue's drivers too. */
@@ -320,6 +348,11 @@ export async function serve(args: string[], io: CliIo, deps: ServeDeps = {}): Pr
       `labeldesk serve: warning: listening on ${server.host}; anyone who can reach it can try keys\n`,
     );
   }
+  if (values.labelary)
+    io.stderr(
+      `labeldesk serve: the Labelary-shaped route is on (${server.url}/v1/printers/…): requests without a key ` +
+        `are limited per address, not refused\n`,
+    );
   deps.onListening?.(server.url);
   const signal = await stop;
   io.stderr(`labeldesk serve: ${typeof signal === 'string' ? `${signal}, ` : ''}stopping\n`);

@@ -24,6 +24,7 @@ import {
   ZplResultSchema,
 } from './contract';
 import { SITE_COMPONENTS, siteOpenApiPaths } from './site-api';
+import { labelaryOpenApiPaths } from './labelary-api';
 
 /** The interface version of the spec (§9). */
 export const API_VERSION = '2026-09-29';
@@ -162,6 +163,7 @@ export function openApiDocument(): Record<string, unknown> {
     paths,
     siteOpenApiPaths((name) => ({ $ref: `#/components/schemas/${name}` }), errorResponse),
   );
+  Object.assign(paths, labelaryOpenApiPaths());
   return {
     openapi: '3.1.0',
     info: {
@@ -176,7 +178,9 @@ export function openApiDocument(): Record<string, unknown> {
         `without width or height is drawn at its natural size (2 px modules at 96 dpi, 0.5 in bars) at its x/y, ` +
         `which default to 0 (the top-left corner) when missing. ` +
         `The paths under /site/ (tag "site extension", x-labeldesk-site) are LabelDesk's own, not the hosted ` +
-        `service's: a site server's templates and history, present only on \`labeldesk serve --database\`.`,
+        `service's: a site server's templates and history, present only on \`labeldesk serve --database\`. ` +
+        `The paths under /v1/printers/ (tag "labelary") answer in the shape of Labelary's ZPL web service (plain ` +
+        `text errors, no key needed: limited per client address), present only on \`labeldesk serve --labelary\`.`,
     },
     tags: [
       {
@@ -184,6 +188,12 @@ export function openApiDocument(): Record<string, unknown> {
         description:
           'Templates (with revisions) and the history of a site server (`labeldesk serve --database postgres://…`), ' +
           'beside the seven routes; any key reads them, saving a template needs a key made with --templates-write.',
+      },
+      {
+        name: 'labelary',
+        description:
+          "ZPL to PNG or PDF in the shape of Labelary's web service, for its clients (`labeldesk serve --labelary`): " +
+          'a request may send the key headers; one without them is limited per client address (docs/deployment.md).',
       },
     ],
     paths,

@@ -48,6 +48,18 @@ export const PrinterProfileSchema = z
     printMode: z.enum(PRINT_MODES).optional(),
     /** `direct` thermal (no ribbon, ^MTD) or thermal `transfer` (ribbon, ^MTT). */
     thermalMode: z.enum(['direct', 'transfer']).default('direct'),
+    /**
+     * ZPL files made elsewhere printed to this printer (`print --zpl`, src/printers/zpl-file-options.ts): their
+     * printer settings (~SD ^MD ^PR ^MN ^MT ^MM…) kept or stripped (default strip), commands that reach beyond
+     * the label allowed or stripped (default strip).
+     */
+    zplFiles: z
+      .object({
+        settings: z.enum(['keep', 'strip']).optional(),
+        printerCommands: z.enum(['allow', 'strip']).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

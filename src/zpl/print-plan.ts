@@ -138,6 +138,8 @@ export interface ZplFinding {
   /** The parameters as written (`S` of `^JUS`, `25` of `~SD25`). */
   params: string;
   offset: number;
+  /** Where its bytes end (the next command), so it can be sent as written elsewhere. */
+  end: number;
   what: string;
   /** The label (1-based) it travels with; null after the last label (never sent). */
   label: number | null;
@@ -242,6 +244,7 @@ export function planZplPrint(input: Uint8Array | string, options: ZplPrintOption
         command: `${cmd.prefix}${cmd.name}`,
         params: cmd.params.slice(0, 40),
         offset: cmd.offset,
+        end,
         what: found.what,
         label: label === null ? null : label + 1,
         kept,

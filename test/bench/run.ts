@@ -562,6 +562,51 @@ section('peers', async () => {
   details.barcodes = bw;
 });
 
+// 6a. ZPL in (issue #33): a carrier-like label of the ZPL corpus (frame, eight ^A0 fields, a Code 128, a ^GFA
+// logo) read and drawn at 203 dpi, beside zpl-renderer-js (zebrash in WebAssembly) in the same process, and
+// labelize if it can be imported (it is not on npm: a Go program).
+section('zpl-in', async () => {
+  const { CORPUS } = await import('../zpl/read/corpus');
+  const { readZpl } = await import('../../src/zpl/read');
+  const { drawZplLabels } = await import('../../src/node/zpl-outputs');
+  const { ready } = await import('zpl-renderer-js');
+  const zpl = CORPUS.find((l) => l.name === 'parcel-code128')!.zpl;
+  const fonts = realPorts.fonts;
+  const read = () => readZpl(zpl, { fonts, dpi: 203 }).labels[0]!;
+  const { api } = await ready;
+  const ours = await tiny(
+    [
+      ['read', () => read()],
+      ['dots', () => toMonoBitmapFast(read().scene, fonts)],
+      ['png', () => drawZplLabels(zpl, { dpi: 203, format: 'png', fonts })],
+      // Its size in mm at 8 dots/mm: the label's 812 × 1218 dots.
+      ['zebrash', () => api.zplToBase64Async(zpl, 812 / 8, 1218 / 8, 8)],
+    ],
+    { iterations: q(30, 5), time: q(2000, 300) },
+  );
+  row('ZPL in: parse + lay out (readZpl), 203 dpi', ours.read!, 'parcel-code128 of the corpus');
+  row('ZPL in: parse + lay out + 1-bit dots', ours.dots!, 'what a printer view or ^GF re-rasterise draws');
+  row('ZPL in: parse + lay out + PNG (drawZplLabels)', ours.png!, 'render --zpl and serve --labelary');
+  row('zpl-renderer-js zplToBase64Async → PNG (peer)', ours.zebrash!, 'zebrash in WebAssembly');
+  result.zpl_in_read_ms = ours.read!.median;
+  result.zpl_in_dots_ms = ours.dots!.median;
+  result.zpl_in_png_ms = ours.png!.median;
+  result.zpl_renderer_js_png_ms = ours.zebrash!.median;
+  result.zpl_in_dots_speedup_vs_zpl_renderer_js = ratio(ours.zebrash!.median, ours.dots!.median);
+  result.zpl_in_png_speedup_vs_zpl_renderer_js = ratio(ours.zebrash!.median, ours.png!.median);
+  details.zpl_in = ours;
+  const labelize = 'labelize';
+  try {
+    await import(labelize);
+    result.labelize_ms = 'n/a';
+    details.labelize = 'importable, not measured: no JavaScript API is known for it';
+  } catch {
+    result.labelize_ms = 'n/a';
+    details.labelize = 'not installed: labelize is not on npm (the registry answers 404; it is a Go program)';
+    console.error(`  labelize: n/a (${details.labelize})`);
+  }
+});
+
 // 6b. Memory over a long batch: live memory after a full GC, every 500 labels, 3,000 different labels (the old
 // resvg path grew by ~16 MB of native memory per label and could not finish 1,000).
 section('memory', async () => {
@@ -891,6 +936,11 @@ const keys = [
   'deflate9_b64_bytes',
   'zpl_z64_over_bound',
   'pdfme_ms',
+  'zpl_in_dots_ms',
+  'zpl_in_png_ms',
+  'zpl_renderer_js_png_ms',
+  'zpl_in_dots_speedup_vs_zpl_renderer_js',
+  'zpl_in_png_speedup_vs_zpl_renderer_js',
   'batch_1000_labels_per_s',
   'batch_1000_peak_rss_mb',
   'memory_rss_growth_kb_per_label_after_gc',

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli } from '../support/cli';
-import { decodePngToGrey } from '../support/grey-image';
+import { monoPngToBitmap } from '../support/mono-png';
 import { zbarValues } from '../support/zbar';
 
 const dir = mkdtempSync(join(tmpdir(), 'ld-render-zpl-'));
@@ -16,6 +16,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const LABEL = (n: number) =>
   `^XA^PW406^LL203^FO20,20^A0N,30,30^FDLabel ${n}^FS^FO20,70^BY2^BCN,80,N,N,N^FDPKG-00${n}^FS^XZ\n`;
 const FILE = `~DGR:DOT.GRF,1,1,FF\n${LABEL(1)}${LABEL(2)}${LABEL(3)}`;
+
+const dataUrl = (file: string) => `data:image/png;base64,${readFileSync(file).toString('base64')}`;
 
 describe('labeldesk render --zpl', () => {
   it('writes one PNG per label at the label size, each bar code readable', async () => {
@@ -28,8 +30,8 @@ describe('labeldesk render --zpl', () => {
     const files = readdirSync(out).sort();
     expect(files).toEqual(['carrier-001.png', 'carrier-002.png', 'carrier-003.png']);
     for (const [i, file] of files.entries()) {
-      const png = readFileSync(join(out, file));
-      const { width, height } = decodePngToGrey(png);
+      // The dots the printer burns: a 1-bit PNG at the label's size in dots.
+      const { width, height } = monoPngToBitmap(dataUrl(join(out, file)));
       expect([width, height]).toEqual([406, 203]);
       expect(zbarValues(join(out, file))).toEqual([`PKG-00${i + 1}`]);
     }
@@ -70,7 +72,7 @@ describe('labeldesk render --zpl', () => {
       },
     );
     expect(r.code).toBe(0);
-    const { width, height } = decodePngToGrey(readFileSync(join(out, readdirSync(out)[0]!)));
+    const { width, height } = monoPngToBitmap(dataUrl(join(out, readdirSync(out)[0]!)));
     expect([width, height]).toEqual([400, 200]);
   });
 });

@@ -46,8 +46,10 @@ export function installBodyParser(app: FastifyInstance): void {
     }
     parseJson(req, text, done);
   });
-  app.addContentTypeParser('*', (_req, _payload, done) => {
-    done(new HttpError(422, 'Content-Type must be application/json'), undefined);
+  app.addContentTypeParser('*', (req, _payload, done) => {
+    // A request for no route is answered 404 (naming the routes), whatever its body.
+    if (req.is404) done(null, undefined);
+    else done(new HttpError(422, 'Content-Type must be application/json'), undefined);
   });
 }
 

@@ -56,6 +56,7 @@ import { defaultSdkBundle } from './sdk-assets';
 import { svgFiles, type SvgFiles } from './svg-files';
 import { openUsageLedger, type Reservation, type UsageLedger } from './usage-store';
 import { installFileRoutes } from './file-routes';
+import { installLabelaryRoute, LABELARY_DEFAULTS, type LabelaryLimits } from './labelary-route';
 import type { SiteDb } from '../site/db';
 import { sitePrintQueue, type PrintQueueSettings } from '../site/print-queue';
 import { createTransport } from '../printers/open-transport';
@@ -133,6 +134,11 @@ export interface ServerOptions {
    * public addresses are always allowed. Throws AllowlistError for an entry that is neither.
    */
   imageHosts?: readonly string[];
+  /**
+   * The Labelary-shaped route (`serve --labelary`, labelary-route.ts): off without this. Requests without a key
+   * are limited per client address by these budgets (each given replaces its default, LABELARY_DEFAULTS).
+   */
+  labelary?: Partial<LabelaryLimits>;
   /**
    * A site server (issue #24): keys, rate windows, usage, exported SVGs, templates (over the bundled ones and
    * `templatesDir`), counter numbers and the history live in this PostgreSQL database, so any number of
@@ -572,6 +578,15 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
       base: localTemplates,
       authenticate,
       answerLabelRoute,
+    });
+
+  if (options.labelary)
+    installLabelaryRoute(app, {
+      limits: { ...LABELARY_DEFAULTS, ...options.labelary },
+      authenticate,
+      renders,
+      fonts: fonts.fonts,
+      now: () => now().getTime(),
     });
 
   installFileRoutes(app, { svgs, now, sdkBundle, authenticate });

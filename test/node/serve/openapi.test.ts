@@ -47,3 +47,19 @@ test('the document states the limits and the 404-vs-422 split per route', () => 
     ]);
   }
 });
+
+test("the Labelary-shaped route is in the document with Labelary's statuses and plain-text errors", () => {
+  const doc = openApiDocument() as {
+    paths: Record<string, Record<string, { responses: Record<string, any>; tags: string[] }>>;
+  };
+  const one = doc.paths['/v1/printers/{dpmm}/labels/{size}/{index}/']!.post!;
+  expect(one.tags).toEqual(['labelary']);
+  expect(Object.keys(one.responses)).toEqual(['200', '400', '401', '406', '413', '429', '500']);
+  expect(Object.keys(one.responses['200'].content)).toEqual(['image/png', 'application/pdf']);
+  expect(one.responses['200'].headers).toHaveProperty('X-Total-Count');
+  expect(one.responses['413'].content).toHaveProperty('text/plain');
+  expect(
+    Object.keys(doc.paths['/v1/printers/{dpmm}/labels/{size}/']!.post!.responses['200'].content),
+  ).toEqual(['application/pdf']);
+  expect(doc.paths['/v1/printers/{dpmm}/labels/{size}/{index}/{zpl}']).toHaveProperty('get');
+});

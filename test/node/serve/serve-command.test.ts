@@ -47,6 +47,38 @@ describe('labeldesk serve', () => {
     expect(running.stderr()).not.toContain(key.secret);
   });
 
+  test('--labelary turns the Labelary-shaped route on, with the budgets given', async () => {
+    const running = await serve(['--labelary', '--labelary-labels', '1', '--labelary-inches', '4']);
+    try {
+      const label = '^XA^FO50,50^A0N,40,40^FDHello^FS^XZ';
+      const at = (size: string, body: string) =>
+        fetch(`${running.url}/v1/printers/8dpmm/labels/${size}/0/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body,
+        });
+      const ok = await at('4x4', label);
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get('content-type')).toBe('image/png');
+      expect((await at('4x6', label)).status).toBe(400);
+      const two = await at('4x4', label + label);
+      expect(two.status).toBe(413);
+      expect(await two.text()).toBe(
+        'ERROR: the ZPL holds more than 1 label: this server draws at most 1 a request',
+      );
+      expect(running.stderr()).toContain('the Labelary-shaped route is on');
+    } finally {
+      running.child.kill('SIGTERM');
+      await running.exit;
+    }
+  });
+
+  test('--labelary-rate without --labelary is a usage error', async () => {
+    const result = await cli(['serve', '--data-dir', dataDir, '--labelary-rate', '3']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--labelary-rate is for the Labelary-shaped route: add --labelary');
+  });
+
   test('SIGTERM while it holds refusals back (a guesser past its limit): it stops at once, not a minute later', async () => {
     const key = JSON.parse((await cli(['keys', 'create', '--json', '--data-dir', dataDir])).stdout) as {
       key: string;

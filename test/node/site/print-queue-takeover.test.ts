@@ -178,9 +178,10 @@ test(
     victim?.child.kill('SIGKILL');
     await victim?.exited;
     const receivedAtKill = received().length;
-    // The kill came inside the big job, and the instance driving it was not the one its request went to.
+    // The kill came inside the big job. Usually `driver` still held the lease (the case a load balancer makes
+    // common: the job is driven by an instance its request did not go to); on a loaded machine its 2 s lease may
+    // have run out between the two jobs and another instance's poll taken it — the takeover is the same.
     expect(receivedAtKill).toBeLessThan(WARM_UP + LABELS);
-    expect(victim).toBe(driver);
 
     // Another instance takes the printer over once the lease runs out (2 s) and finishes the job.
     await until(async () => (await bigJob())?.state === 'done', 600, 50);
