@@ -3,7 +3,15 @@
  * Files are written to a temporary name and renamed, so an interrupted run never leaves half a label.
  */
 import { join, resolve as resolvePath } from 'node:path';
-import { renderPdfLabels, renderPngLabels, renderSvgLabels, renderZplLabels } from '../outputs/render';
+import {
+  hasRfid,
+  renderPdfLabels,
+  renderPngLabels,
+  renderSvgLabels,
+  renderZplLabels,
+} from '../outputs/render';
+import { isPrinterLanguage, PRINTER_LANGUAGES, type PrinterLanguage } from '../printers/languages';
+import { renderLanguageLabels } from '../printers/languages/render-labels';
 import { FileWriteError, makeDirectory, writeFileAtomic } from '../node/files/atomic-file';
 import { CliError, UsageError, type CliIo } from './io';
 import { parseOptions, templateOptions } from './template-commands';
@@ -12,8 +20,9 @@ import { renderHosted } from './render-hosted';
 import { checkMarkupExclusive, labelsFromArgs, markupOptions } from './markup-input';
 import { renderZplInput } from './render-zpl';
 
-const FORMATS = ['zpl', 'pdf', 'svg', 'png'] as const;
+const FORMATS = ['zpl', 'pdf', 'svg', 'png', ...PRINTER_LANGUAGES] as const;
 type Format = (typeof FORMATS)[number];
+const LANGUAGE_FORMATS = PRINTER_LANGUAGES.join('|');
 
 function intOption(name: string, raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -21,7 +30,7 @@ function intOption(name: string, raw: string | undefined): number | undefined {
   return Number(raw);
 }
 
-export const RENDER_HELP = `Usage: labeldesk render --template NAME|FILE --format zpl|pdf|svg|png [options]
+export const RENDER_HELP = `Usage: labeldesk render --template NAME|FILE --format zpl|pdf|svg|png|LANGUAGE [options]
        labeldesk render --markup FILE|@- --format zpl|pdf|svg|png [options]
        labeldesk render --zpl FILE|@- --format zpl|pdf|svg|png [--dpi N] [--label-size WxH(in|mm)] [--out DIR]
 
@@ -36,9 +45,14 @@ export const RENDER_HELP = `Usage: labeldesk render --template NAME|FILE --forma
   --dpi N                 zpl: 100..1200 (default 203); png: default 203
   --max-width-dots N      zpl: printhead width, 100..10000 (default 832); wider labels are cut
   --compression z64|acs|hex   zpl graphic encoding (default z64)
+  --format ${LANGUAGE_FORMATS}
+                          one complete job per copy in that printer language (TSPL, EPL2, DPL, SBPL, DYMO
+                          LabelWriter raster, Brother QL raster), the same dots as zpl at --dpi (dymo-lw and
+                          brother-ql: 300) and --max-width-dots; a label wider than the language's printers
+                          is refused (docs/printer-languages.md)
   --out DIR               write one file per copy into DIR (created if missing); files of the same
                           name there are replaced
-  --single-file           with --out: one multi-page PDF, or all ZPL jobs in one .zpl file
+  --single-file           with --out: one multi-page PDF, or all ZPL (or language) jobs in one file
 
 Without --out the output goes to stdout (one copy only).
 ${HOSTED_HELP}  With the hosted API: zpl, pdf and svg are rendered by the service (svg files are downloaded
@@ -67,10 +81,16 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
     return 0;
   }
   const format = values.format as Format | undefined;
-  if (!format) throw new UsageError('--format zpl|pdf|svg|png is required');
+  if (!format) throw new UsageError(`--format zpl|pdf|svg|png|${LANGUAGE_FORMATS} is required`);
   if (!FORMATS.includes(format))
     throw new UsageError(`--format: expected one of ${FORMATS.join(', ')}, got "${format}"`);
-  if (values.zpl !== undefined) {
+  const language = isPrinterLanguage(format) ? format : undefined;
+  if (language && values.zpl !== undefined) {
+    throw new UsageError(
+      `--zpl goes with --format zpl|pdf|svg|png; a ${language} job is drawn from a template`,
+    );
+  }
+  if (values.zpl !== undefined && !language) {
     const v = values as Record<string, unknown>;
     for (const option of [
       'template',
@@ -86,7 +106,7 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
     const { name, outputs } = await renderZplInput(
       {
         zpl: values.zpl,
-        format,
+        format: format as 'zpl' | 'pdf' | 'svg' | 'png',
         dpi: intOption('--dpi', values.dpi),
         labelSize: values['label-size'],
       },
@@ -103,13 +123,23 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
     checkMarkupExclusive(values, Object.keys(hostedApiOptions), 'markup is always rendered locally');
   }
   const hosted = values.markup === undefined ? await hostedSetup(values, io) : undefined;
+  if (hosted && language) {
+    await hosted.close();
+    throw new UsageError(`--format ${language} needs the local engine: the hosted API renders zpl, pdf, svg`);
+  }
   if (hosted) {
     try {
       const sizes = {
         dpi: intOption('--dpi', values.dpi),
         maxWidthDots: intOption('--max-width-dots', values['max-width-dots']),
       };
-      const { name, outputs } = await renderHosted(values, format, sizes, hosted.backend, io);
+      const { name, outputs } = await renderHosted(
+        values,
+        format as 'zpl' | 'pdf' | 'svg' | 'png',
+        sizes,
+        hosted.backend,
+        io,
+      );
       return await writeOutputs(
         outputs,
         { name, format, out: values.out, singleFile: values['single-file'] ?? false },
@@ -153,6 +183,13 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
       case 'png':
         outputs = await renderPngLabels(markups, dpi ?? 203, ports);
         break;
+      default:
+        outputs = await renderLanguage(markups, format, {
+          dpi,
+          maxWidthDots: intOption('--max-width-dots', values['max-width-dots']),
+          singleFile: values['single-file'] ?? false,
+          ports,
+        });
     }
   } catch (e) {
     // Out-of-range dpi or head width from the command line; the engine's own user errors go to reportError.
@@ -165,6 +202,39 @@ export async function renderCommand(args: string[], io: CliIo): Promise<number> 
     { name, format, out: values.out, singleFile: values['single-file'] ?? false },
     io,
   );
+}
+
+/** One job per copy in a printer language (src/printers/languages), or all of them in one file. */
+async function renderLanguage(
+  markups: Parameters<typeof renderLanguageLabels>[0],
+  language: PrinterLanguage,
+  opts: {
+    dpi: number | undefined;
+    maxWidthDots: number | undefined;
+    singleFile: boolean;
+    ports: Parameters<typeof renderLanguageLabels>[3];
+  },
+): Promise<Uint8Array[]> {
+  if (hasRfid(markups)) {
+    throw new CliError(`RFID labels must be rendered as ZPL because ${language} cannot encode RFID tags`);
+  }
+  const jobs = await renderLanguageLabels(
+    markups,
+    language,
+    {
+      ...(opts.dpi !== undefined ? { dpi: opts.dpi } : {}),
+      ...(opts.maxWidthDots !== undefined ? { maxWidthDots: opts.maxWidthDots } : {}),
+    },
+    opts.ports,
+  );
+  if (!opts.singleFile) return jobs;
+  const all = new Uint8Array(jobs.reduce((n, job) => n + job.length, 0));
+  let at = 0;
+  for (const job of jobs) {
+    all.set(job, at);
+    at += job.length;
+  }
+  return [all];
 }
 
 /** Writes one file per copy into `out` (or the single output to stdout). */

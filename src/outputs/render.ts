@@ -142,12 +142,29 @@ export function zplFitCheck(markups: readonly Markup[], opts: ZplRenderOptions):
   });
 }
 
-/** One complete `^XA…^XZ` job per copy, rasterised at `dpi` (spec §4.6). */
-export async function renderZplLabels(
+/** One label's dots: its scene (for RFID writes) and the 1-bit bitmap at the printer's dpi. */
+export interface MonoLabel {
+  scene: Scene;
+  bitmap: MonoBitmap;
+}
+
+/** The bitmap stage every 1-bit output shares (ZPL and the other printer languages, src/printers/languages). */
+export interface MonoLabels {
+  dpi: number;
+  maxWidthDots: number;
+  /** One per copy; copies that laid out to the same scene share one MonoLabel object (rasterised once). */
+  labels: MonoLabel[];
+}
+
+/**
+ * Markup[] → the 1-bit dots of each copy at `dpi`, laid out and oriented by the oversize rule (fit.ts). The
+ * bitmap is not cut to `maxWidthDots` here: each encoder applies the width (ZPL cuts, spec §4.6 rule 3).
+ */
+export async function renderMonoLabels(
   markups: readonly Markup[],
-  opts: ZplRenderOptions,
+  opts: Pick<ZplRenderOptions, 'dpi' | 'maxWidthDots' | 'oversize' | 'labelLengthDots'>,
   ports: RenderPorts,
-): Promise<ZplResult> {
+): Promise<MonoLabels> {
   const dpi = checkRange('dpi', opts.dpi ?? DPI_RANGE.default, DPI_RANGE);
   const maxWidthDots = checkRange(
     'max_width_dots',
@@ -157,14 +174,26 @@ export async function renderZplLabels(
   const fit = zplFitCheck(markups, { ...opts, dpi, maxWidthDots });
   const oversize = opts.oversize ?? 'cut';
   const scenes = await scenesFor(markups, { unit: 'dots', dpi: layoutDpiFor(fit, oversize) }, ports);
+  // One bitmap per distinct scene, shared by its copies (a 1,000-copy answer rasterises once).
+  const labelOf = new Map<Scene, MonoLabel>();
+  for (const scene of new Set(scenes)) {
+    labelOf.set(scene, { scene, bitmap: orientFor(ports.toMonoBitmap(scene, ports.fonts), fit, oversize) });
+  }
+  return { dpi, maxWidthDots, labels: scenes.map((scene) => labelOf.get(scene) as MonoLabel) };
+}
+
+/** One complete `^XA…^XZ` job per copy, rasterised at `dpi` (spec §4.6). */
+export async function renderZplLabels(
+  markups: readonly Markup[],
+  opts: ZplRenderOptions,
+  ports: RenderPorts,
+): Promise<ZplResult> {
+  const { dpi, maxWidthDots, labels: copies } = await renderMonoLabels(markups, opts, ports);
   // A job is a function of its scene (bitmap and RFID writes) and the shared settings: one job string per
   // distinct scene, repeated for its copies (a 1,000-copy answer holds one string 1,000 times).
-  const distinct = [...new Set(scenes)];
+  const distinct = [...new Set(copies)];
   const jobs = buildZplJobs(
-    distinct.map((scene) => ({
-      bitmap: orientFor(ports.toMonoBitmap(scene, ports.fonts), fit, oversize),
-      rfid: scene.rfid,
-    })),
+    distinct.map(({ scene, bitmap }) => ({ bitmap, rfid: scene.rfid })),
     {
       maxWidthDots,
       compression: opts.compression ?? 'z64',
@@ -174,8 +203,8 @@ export async function renderZplLabels(
       ...(ports.deflate ? { deflate: ports.deflate } : {}),
     },
   );
-  const jobOf = new Map(distinct.map((scene, i) => [scene, jobs[i] as string]));
-  const labels = scenes.map((scene) => jobOf.get(scene) as string);
+  const jobOf = new Map(distinct.map((label, i) => [label, jobs[i] as string]));
+  const labels = copies.map((label) => jobOf.get(label) as string);
   return { dpi, max_width_dots: maxWidthDots, count: labels.length, labels };
 }
 

@@ -42,6 +42,12 @@ import {
   Z64_WIDE_ROWS,
 } from '../../src/node/render-ports';
 import { getDot, type MonoBitmap } from '../../src/render/bitmap';
+import {
+  LanguageJobError,
+  languageMaxWidthDots,
+  PRINTER_LANGUAGES,
+  writeLabelJob,
+} from '../../src/printers/languages';
 import { greyToMono, rgbaToGrey } from '../../src/render/rgba-to-mono';
 import { renderPdf } from '../../src/render/pdf';
 import { monoRasterStats, svgImageToPng, toMonoBitmap, toMonoBitmapFast } from '../../src/node/resvg';
@@ -382,6 +388,35 @@ section('encoders', async () => {
   console.error(
     `  bytes/label: Z64 ${result.zpl_bytes_z64}, ACS ${result.zpl_bytes_acs}, hex ${result.zpl_bytes_hex}, bound base64(deflate-9) ${result.deflate9_b64_bytes} (Z64/bound ${result.zpl_z64_over_bound}); zpl-image Z64 data ${result.zpl_image_z64_bytes}`,
   );
+});
+
+// 4b. Bytes on the wire per 4x6 label in each printer language (issue #34), beside ZPL's Z64 above: the same
+// bitmap at 203 and 300 dpi through each writer (a language that cannot take the label says why).
+section('languages', async () => {
+  const bytes: Record<string, Record<string, number | string>> = {};
+  for (const dpi of [203, 300]) {
+    const scene = layout(sample, { fonts: realPorts.fonts, images, target: { unit: 'dots', dpi } });
+    const bitmap = toMonoBitmapFast(scene, realPorts.fonts);
+    const row: Record<string, number | string> = {
+      zpl_z64: (await renderZplLabels([sample], { dpi, maxWidthDots: bitmap.width }, realPorts)).labels[0]!
+        .length,
+    };
+    for (const language of PRINTER_LANGUAGES) {
+      try {
+        row[language] = writeLabelJob(language, bitmap, {
+          dpi,
+          printWidthDots: languageMaxWidthDots(language, dpi),
+        }).length;
+      } catch (e) {
+        if (!(e instanceof LanguageJobError)) throw e;
+        row[language] = 'refused';
+      }
+    }
+    bytes[`${dpi}dpi`] = row;
+  }
+  details.language_bytes = bytes;
+  console.error('  bytes per 4x6 label by printer language:');
+  console.table(bytes);
 });
 
 // 5. Where the time of one 203/300/600-dpi ZPL label goes on the default path (each step of renderZplLabels
