@@ -155,20 +155,27 @@ export function rerasterZplLabels(
     const label = byStart.get(planned.start);
     if (!label) throw new RangeError(`label ${i + 1} of the plan is not a label the reader read`);
     for (const warning of label.warnings) warnings.push({ label: i + 1, warning });
-    const bitmap = options.toMonoBitmap(rescaleScene(label.scene, options.toDpi), options.fonts);
-    const job = buildZplJob({
-      bitmap,
-      maxWidthDots: options.maxWidthDots,
-      compression: 'z64',
-      ...(options.deflate ? { deflate: options.deflate } : {}),
-    });
     const mine = kept.filter((f) => f.label === i + 1);
     const before = mine.filter((f) => f.offset < planned.start).map((f) => text(f.offset, f.end));
     const inside = mine.filter((f) => f.offset >= planned.start).map((f) => text(f.offset, f.end));
-    let body = job.slice('^XA\n'.length, job.length - '^XZ\n'.length);
-    if (planned.copies > 1) body += `^PQ${planned.copies}\n`;
     const head = [...before, '^XA', ...inside].join('\n');
-    return toBytes(`${head}\n${body}^XZ\n`);
+    const format = (scene: Scene, copies: number): string => {
+      const bitmap = options.toMonoBitmap(rescaleScene(scene, options.toDpi), options.fonts);
+      const job = buildZplJob({
+        bitmap,
+        maxWidthDots: options.maxWidthDots,
+        compression: 'z64',
+        ...(options.deflate ? { deflate: options.deflate } : {}),
+      });
+      let body = job.slice('^XA\n'.length, job.length - '^XZ\n'.length);
+      if (copies > 1) body += `^PQ${copies}\n`;
+      return `${head}\n${body}^XZ\n`;
+    };
+    // A serialised label (^SN/^SF) is a different picture on every copy: one format per copy, each with its own
+    // number, as the printer would count them — a ^PQ of one picture would print the first number n times.
+    if (label.copyScenes?.length)
+      return toBytes([label.scene, ...label.copyScenes].map((scene) => format(scene, 1)).join(''));
+    return toBytes(format(label.scene, planned.copies));
   });
   return { labels, warnings };
 }

@@ -67,7 +67,25 @@ describe('rerasterZplLabels', () => {
   });
 
   it('names what the reader cannot draw: it is missing from the label', () => {
-    const { warnings } = reraster('^XA^PW812^FO10,10^GB50,50,2^FS^FO100,10^BD2,1,1^FDx^FS^XZ', 203, 300);
-    expect(warnings.map((w) => [w.label, w.warning.command])).toEqual([[1, '^BD']]);
+    const { warnings } = reraster(
+      '^XA^PW812^FO10,10^GB50,50,2^FS^FO100,10^GFC,8,8,1,00000000^FS^XZ',
+      203,
+      300,
+    );
+    expect(warnings.map((w) => [w.label, w.warning.command])).toEqual([[1, '^GF']]);
+  });
+
+  it('a serialised label prints each copy with its own number (one format per copy, not ^PQ of the first)', () => {
+    const zpl = '^XA^PW812^LL406^BY3^FO40,40^BCN,150,Y,N,N^SNPKG-0001,1,Y^FS^PQ3^XZ';
+    const { labels } = reraster(zpl, 203, 300);
+    const job = text(labels[0]);
+    const formats = job.split('^XZ\n').filter((f) => f.includes('^XA'));
+    expect(formats).toHaveLength(3);
+    expect(job).not.toMatch(/\^PQ/);
+    expect(formats.map((f, n) => scanZplJob(`${f}^XZ\n`, dir, `serial-${n}`))).toEqual([
+      ['PKG-0001'],
+      ['PKG-0002'],
+      ['PKG-0003'],
+    ]);
   });
 });
