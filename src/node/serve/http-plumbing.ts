@@ -117,6 +117,33 @@ function fromFastifyError(error: unknown, app: FastifyInstance): HttpError {
 }
 
 /**
+ * A request whose body has not all arrived `timeoutMs` after it began (a client that stops half-way, or trickles
+ * it) is answered 408 and its connection closed: it holds no socket, no parser and no place in a queue for ever.
+ * (Node's own `requestTimeout` stops counting once the headers are in.) The answer's time is not counted.
+ */
+export function installBodyDeadline(app: FastifyInstance, timeoutMs: number): void {
+  app.addHook('onRequest', async (req) => {
+    const raw = req.raw;
+    if (raw.complete) return;
+    const timer = setTimeout(() => {
+      const socket = raw.socket;
+      if (raw.complete || socket.destroyed) return;
+      const text = `the request body did not arrive within ${Math.round(timeoutMs / 1000)} s\n`;
+      socket.end(
+        `HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +
+          `Content-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+      );
+      // A client that does not close its side is let go of a moment later.
+      setTimeout(() => socket.destroy(), 1000).unref();
+    }, timeoutMs);
+    timer.unref();
+    const stop = () => clearTimeout(timer);
+    raw.once('end', stop);
+    raw.once('close', stop);
+  });
+}
+
+/**
  * CORS for the SDK (spec §4.2): its page is on another origin and sends custom headers, so browsers ask first
  * (OPTIONS). Only configured origins get an answer they accept.
  */

@@ -73,6 +73,7 @@ import {
 } from '../site/site-stores';
 import {
   AUTH_THROTTLED,
+  installBodyDeadline,
   installBodyParser,
   installCors,
   installErrorHandling,
@@ -89,6 +90,12 @@ export const DEFAULTS = {
   /** A request body larger than this is refused with 422 (the spec lists no 413). */
   bodyLimitBytes: 1024 * 1024,
   sweepIntervalMs: 10 * 60_000,
+  /**
+   * The whole request (headers and body) must arrive within this: a client that trickles a body, or stops
+   * half-way, is answered 408 and its connection closed instead of holding it for ever. The answer's own time
+   * (a print relay of many labels) is not counted.
+   */
+  requestTimeoutMs: 30_000,
 } as const;
 
 export interface ServerOptions {
@@ -110,6 +117,8 @@ export interface ServerOptions {
   /** Origins allowed to call the API from a browser (the SDK's pages); `*` allows any. */
   corsOrigins?: readonly string[];
   bodyLimitBytes?: number;
+  /** How long a client may take to send its whole request (default DEFAULTS.requestTimeoutMs). */
+  requestTimeoutMs?: number;
   /** Injected clock (tests). */
   now?: () => Date;
   /** Where log lines go (JSON, one per line); none = no logging. */
@@ -234,6 +243,8 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
 
   const app = Fastify({
     bodyLimit: options.bodyLimitBytes ?? DEFAULTS.bodyLimitBytes,
+    // Headers too (Node's own check, every few seconds); the body: installBodyDeadline.
+    requestTimeout: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
     forceCloseConnections: true,
     // Fastify's own request lines would carry the URL (an SVG token is a credential); ours are in onResponse.
     logController: new LogController({ disableRequestLogging: true }),
@@ -350,6 +361,7 @@ export async function startServer(options: ServerOptions): Promise<ApiServer> {
     },
     { sharedCopies: true },
   );
+  installBodyDeadline(app, options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs);
   installBodyParser(app);
   installErrorHandling(app);
   installCors(app, corsOrigins);

@@ -257,3 +257,24 @@ test('a body that is still coming holds no render: other clients are answered me
     await closed;
   }
 });
+
+test('a body that stops half-way is answered 408 and its connection closed once the request time is up', async () => {
+  const harness = await startHarness({ labelary: {}, requestTimeoutMs: 500 });
+  const socket = connect(harness.server.port, '127.0.0.1');
+  socket.on('error', () => {});
+  let answer = '';
+  socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  try {
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST ${ROUTE}/0/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n^XA^FO`,
+    );
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(harness.server.renderWorkers.jobs).toBe(0);
+  } finally {
+    socket.destroy();
+    await harness.close();
+  }
+}, 60_000);
