@@ -6,6 +6,7 @@
  * status poll never competes with a print for the printer's one data channel.
  */
 import { dots, dotsToMm } from '../../src/units/units';
+import { zplPrintOptionsFor, type ZplFileOptions } from '../../src/printers/zpl-file-options';
 import { join } from 'node:path';
 import { PrintersFileSchema, type ConfiguredPrinter } from '../../src/printers/printers-file';
 import { formatPrinterUri, parsePrinterUri, PrinterUriError, type PrinterUri } from '../../src/printers/uri';
@@ -68,6 +69,10 @@ export interface AppPrinters {
   profileDpi(printer: PrinterView): Promise<number | undefined>;
   /** The print width in dots a label for it is rendered with at `dpi` (its profile's; never asks the printer). */
   printWidth(printer: PrinterView, dpi: number): Promise<number>;
+  /** How a ZPL file prints on it: the print's choice of settings, else its profile's, else strip (and commands). */
+  zplFileOptions(printer: PrinterView, keepSettings?: boolean): Promise<ZplFileOptions>;
+  /** Saves whether a ZPL file's printer settings are kept on it (its profile; made at an assumed dpi if none). */
+  rememberZplSettings(printer: PrinterView, keep: boolean): Promise<void>;
   /** The loaded labels' length in dots at `dpi` when a calibration measured it (its profile's), else undefined. */
   labelLength(printer: PrinterView, dpi: number): Promise<number | undefined>;
   discover(): Promise<{ found: DiscoveredPrinterView[]; problems: string[] }>;
@@ -199,6 +204,7 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
       dpi: knownDpi(profile) ?? null,
       dpiSource: profile && profile.dpiSource !== 'assumed' ? profile.dpiSource : null,
       darkness: profile?.darkness ?? null,
+      ...(profile?.zplFiles?.settings ? { zplKeepSettings: profile.zplFiles.settings === 'keep' } : {}),
       mediaType: profile?.mediaType ?? null,
       printSpeed: profile?.printSpeed ?? null,
       printMode: profile?.printMode ?? null,
@@ -350,6 +356,17 @@ export function appPrinters(dataDir: string, options: AppPrintersOptions = {}): 
     profileDpi: async (printer) => knownDpi(await profiles.get(printer.uri)),
     printWidth: async (printer, dpi) => printWidthFor(await profiles.get(printer.uri), dpi),
     labelLength: async (printer, dpi) => labelLengthFor(await profiles.get(printer.uri), dpi),
+    zplFileOptions: async (printer, keepSettings) =>
+      zplPrintOptionsFor(await profiles.get(printer.uri), { keepSettings }),
+    async rememberZplSettings(printer, keep) {
+      const current =
+        (await profiles.get(printer.uri)) ??
+        defaultProfile(printer.uri, printer.name, FALLBACK_DPI, 'assumed');
+      await profiles.put({
+        ...current,
+        zplFiles: { ...current.zplFiles, settings: keep ? 'keep' : 'strip' },
+      });
+    },
     async setup(printer) {
       const profile = await profiles.get(printer.uri);
       const setup = await decidePrinterSetup(printer.uri, undefined, {

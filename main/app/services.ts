@@ -116,6 +116,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
     ports: () => getPorts(),
     dpiOf: async (printer) => (await printers.profileDpi(printer)) ?? null,
     printWidth: (printer, dpi) => printers.printWidth(printer, dpi),
+    fileOptions: (printer, keepSettings) => printers.zplFileOptions(printer, keepSettings),
+    rememberSettings: (printer, keep) => printers.rememberZplSettings(printer, keep),
     addZplJob: (name, printer, labels) => jobs.printZpl(name, printer, labels),
   });
 
@@ -290,8 +292,8 @@ export async function createAppServices(options: AppServicesOptions): Promise<Ap
       zplFiles.open(fileName, base64, await printerOrUndefined(printer)),
     'zpl.label': async ({ token, number, printer }) =>
       zplFiles.label(token, number, await printerOrUndefined(printer)),
-    'zpl.print': async ({ token, printer, copies, keepSettings, asIs }) =>
-      zplFiles.print(token, await localPrinter(printer), copies, keepSettings, asIs ?? false),
+    'zpl.print': async ({ token, printer, copies, keepSettings, asIs, remember }) =>
+      zplFiles.print(token, await localPrinter(printer), copies, keepSettings, asIs ?? false, remember),
     'zpl.export': async ({ token, format, number, printer }) =>
       zplFiles.export(token, format, number, await printerOrUndefined(printer)),
     'jobs.list': (filter) => jobs.list(filter),

@@ -6,6 +6,7 @@
  *
  * An opened file is kept here under a token (the last few), so its bytes cross IPC once.
  */
+import type { ZplFileOptions } from '../../src/printers/zpl-file-options';
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
 import type { ExportedFile, JobView, PrinterView, RasterPreview, ZplFileView } from '../../src/ipc/contract';
@@ -41,6 +42,8 @@ export interface AppZplFiles {
     keepSettings: boolean,
     /** A file made for another dpi: its bytes unchanged (it prints larger or smaller), not re-rasterised. */
     asIs: boolean,
+    /** Save `keepSettings` as the printer's choice for ZPL files. */
+    remember?: boolean,
   ): Promise<{ job: JobView; message: string }>;
   export(
     token: string,
@@ -65,6 +68,10 @@ export function createAppZplFiles(deps: {
   dpiOf: (printer: PrinterView) => Promise<number | null>;
   /** The printer's print width in dots at `dpi` (its profile's). */
   printWidth: (printer: PrinterView, dpi: number) => Promise<number>;
+  /** How a ZPL file prints on `printer`: the print's choice of settings, else its profile's, else strip. */
+  fileOptions: (printer: PrinterView, keepSettings: boolean) => Promise<ZplFileOptions>;
+  /** Saves the settings choice in the printer's profile. */
+  rememberSettings: (printer: PrinterView, keep: boolean) => Promise<void>;
   /** Stores the labels as a job on `printer` and starts it (src/node/jobs addZplJob). */
   addZplJob: (
     name: string,
@@ -118,7 +125,7 @@ export function createAppZplFiles(deps: {
     return { fileDpi: made.dpi, printerDpi: known, how: made.how };
   };
 
-  const printOnce: AppZplFiles['print'] = async (token, printer, copies, keepSettings, asIs) => {
+  const printOnce: AppZplFiles['print'] = async (token, printer, copies, keepSettings, asIs, remember) => {
     const file = fileOf(token);
     if (printer.language !== 'zpl')
       throw new IpcError(
@@ -126,9 +133,15 @@ export function createAppZplFiles(deps: {
         `${printer.name} takes documents, not ZPL: save the labels as PDF to print them there.`,
         'printer',
       );
-    const plan = planZplPrint(file.bytes, { keepSettings, allowPrinterCommands: false });
+    // The settings as the Print screen says; commands beyond the label as the printer's profile says (strip).
+    const options = await deps.fileOptions(printer, keepSettings);
+    const plan = planZplPrint(file.bytes, {
+      keepSettings: options.keepSettings,
+      allowPrinterCommands: options.allowPrinterCommands,
+    });
     if (!plan.labels.length)
       throw new IpcError('invalid', `${file.fileName} has no label in it (no ^XA…^XZ): nothing was printed.`);
+    if (remember) await deps.rememberSettings(printer, keepSettings);
     const mismatch = asIs ? null : await mismatchOf(file.bytes, printer);
     let once: { bytes: Uint8Array; copies: number }[] = plan.labels;
     if (mismatch) {
@@ -226,10 +239,10 @@ export function createAppZplFiles(deps: {
       };
     },
 
-    print(token, printer, copies, keepSettings, asIs) {
+    print(token, printer, copies, keepSettings, asIs, remember) {
       const running = printing.get(token);
       if (running) return running;
-      const made = printOnce(token, printer, copies, keepSettings, asIs).finally(() =>
+      const made = printOnce(token, printer, copies, keepSettings, asIs, remember).finally(() =>
         printing.delete(token),
       );
       printing.set(token, made);

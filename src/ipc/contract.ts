@@ -407,6 +407,11 @@ export interface PrinterView {
   dpiSource: 'detected' | 'set' | null;
   /** `~SD` darkness the profile sends (0–30), or null to keep the printer's own. */
   darkness: number | null;
+  /**
+   * A ZPL file's printer settings (~SD ^MD ^PR ^MN…) on this printer: kept (true) or taken out (false), as saved
+   * for it (`labeldesk printers set --zpl-settings`, or remembered from the Print screen); absent: taken out.
+   */
+  zplKeepSettings?: boolean;
   /** Media tracking the profile sends (`^MN`), or null to keep the printer's own. */
   mediaType?: (typeof MEDIA_TRACKING)[number] | null;
   /** Print speed in inches per second the profile sends (`^PR`), or null. */
@@ -735,6 +740,8 @@ export const CHANNELS = {
       copies,
       keepSettings: z.boolean(),
       asIs: z.boolean().optional(),
+      /** Save `keepSettings` as this printer's choice for ZPL files (its profile), for the next file too. */
+      remember: z.boolean().optional(),
     }),
   ),
   /** The file's labels as a PDF (every label), or one label as a 1-bit PNG at `printer`'s dpi. */

@@ -87,8 +87,15 @@ test('a carrier ZPL file: three labels, the printer view as the CLI draws it, pr
     rmSync(work, { recursive: true, force: true });
   }
 
-  // Printed: a double click is one print; the settings are taken out (the checkbox is off by default).
-  await expect(page.getByRole('checkbox', { name: /Keep the file's printer settings/ })).not.toBeChecked();
+  // Printed: a double click is one print; the settings are taken out (the checkbox is off by default). Ticked,
+  // the choice may be remembered for the printer; unticked again, there is nothing to remember.
+  const keep = page.getByRole('checkbox', { name: /Keep the file's printer settings/ });
+  await expect(keep).not.toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'Remember for Dock Zebra' })).toHaveCount(0);
+  await keep.check();
+  await expect(page.getByRole('checkbox', { name: 'Remember for Dock Zebra' })).not.toBeChecked();
+  await keep.uncheck();
+  await expect(page.getByRole('checkbox', { name: 'Remember for Dock Zebra' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Print 3 labels' }).dblclick();
   await expect(page.getByRole('status').filter({ hasText: 'carrier.zpl' })).toContainText(
     '3 labels of carrier.zpl sent to Dock Zebra',

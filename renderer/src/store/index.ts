@@ -95,7 +95,11 @@ export function createStores(api: LabelDeskApi, browser: BrowserPorts) {
       void printers.getState().loadSite();
     }
   });
-  const zpl = createZplStore(api, { trackJob, saveFile: (file) => browser.saveFile(file) });
+  const zpl = createZplStore(api, {
+    trackJob,
+    saveFile: (file) => browser.saveFile(file),
+    printersChanged: () => printers.getState().load(),
+  });
   // The designer previews the document being edited with the same engine (it has no saved file to name).
   const previewEngine = browser.previewEngine ?? null;
   return {

@@ -32,6 +32,8 @@ export interface ZplState {
   printer: string | null;
   copies: number;
   keepSettings: boolean;
+  /** Save `keepSettings` as the printer's choice with the next print. */
+  remember: boolean;
   /** A file made for another dpi: sent as it is (printed larger or smaller) rather than re-rasterised. */
   asIs: boolean;
   opening: boolean;
@@ -45,6 +47,7 @@ export interface ZplState {
   setPrinter(id: string | null): Promise<void>;
   setCopies(copies: number): void;
   setKeepSettings(keep: boolean): void;
+  setRemember(remember: boolean): void;
   setAsIs(asIs: boolean): void;
   print(): Promise<void>;
   export(format: 'pdf' | 'png'): Promise<void>;
@@ -63,7 +66,12 @@ const clientError = (message: string): UserError => ({ code: 'client', message, 
 
 export function createZplStore(
   api: LabelDeskApi,
-  ports: { trackJob: (job: JobView) => void; saveFile: (file: ExportedFile) => void },
+  ports: {
+    trackJob: (job: JobView) => void;
+    saveFile: (file: ExportedFile) => void;
+    /** A printer's profile changed (a choice remembered): the printer list is read again. */
+    printersChanged?: () => Promise<void>;
+  },
 ) {
   return createStore<ZplState>()((set, get) => {
     const loadRaster = async () => {
@@ -89,6 +97,7 @@ export function createZplStore(
       printer: null,
       copies: 1,
       keepSettings: false,
+      remember: false,
       asIs: false,
       opening: false,
       printing: false,
@@ -145,7 +154,11 @@ export function createZplStore(
       },
 
       setKeepSettings(keep) {
-        set({ keepSettings: keep });
+        set({ keepSettings: keep, remember: false });
+      },
+
+      setRemember(remember) {
+        set({ remember });
       },
 
       setAsIs(asIs) {
@@ -153,7 +166,7 @@ export function createZplStore(
       },
 
       async print() {
-        const { file, printer, copies, keepSettings, asIs, printing } = get();
+        const { file, printer, copies, keepSettings, asIs, remember, printing } = get();
         // A second click while the print is being made is that print, not another.
         if (!file || printing) return;
         if (!printer) {
@@ -168,9 +181,11 @@ export function createZplStore(
             copies,
             keepSettings,
             asIs,
+            ...(remember ? { remember } : {}),
           });
           ports.trackJob(job);
-          set({ printing: false, message });
+          set({ printing: false, message, remember: false });
+          if (remember) await ports.printersChanged?.();
         } catch (e) {
           set({ printing: false, error: toUserError(e) });
         }

@@ -113,6 +113,32 @@ describe('zpl.print', () => {
     await labelsArrived(before + 1);
     expect(zebra.jobs[before]!.zpl).toMatch(/\^PR4/);
   });
+
+  it('remembers the choice for the printer when asked: its view says so, and its profile lets printer commands through only if saved', async () => {
+    const view = async () => (await call('printers.list', {})).find((p) => p.id === '1');
+    expect((await view())?.zplKeepSettings).toBeUndefined();
+    const { token } = await call('zpl.open', { fileName: 'kept.zpl', base64: b64(LABEL('TRK-010')) });
+    await call('zpl.print', { token, printer: '1', copies: 1, keepSettings: true, remember: true });
+    expect((await view())?.zplKeepSettings).toBe(true);
+    // Not remembered: the saved choice stays.
+    const printed = zebra.jobs.length;
+    const again = await call('zpl.open', { fileName: 'other.zpl', base64: b64(LABEL('TRK-011')) });
+    await call('zpl.print', { token: again.token, printer: '1', copies: 1, keepSettings: false });
+    expect((await view())?.zplKeepSettings).toBe(true);
+    await labelsArrived(printed + 1);
+    // A command that reaches beyond the label (~JR, a reset) is taken out: the profile does not allow those.
+    const before = zebra.jobs.length;
+    const reset = await call('zpl.open', { fileName: 'reset.zpl', base64: b64(`~JR\n${LABEL('TRK-012')}`) });
+    await call('zpl.print', { token: reset.token, printer: '1', copies: 1, keepSettings: true });
+    await labelsArrived(before + 1);
+    expect(zebra.jobs[before]!.zpl).toMatch(/TRK-012/);
+    expect(zebra.jobs[before]!.zpl).not.toMatch(/~JR/);
+    // Back to the default for the tests after this one.
+    const last = zebra.jobs.length;
+    await call('zpl.print', { token, printer: '1', copies: 1, keepSettings: false, remember: true });
+    await labelsArrived(last + 1);
+    expect((await view())?.zplKeepSettings).toBe(false);
+  });
 });
 
 describe('a file made for another dpi', () => {

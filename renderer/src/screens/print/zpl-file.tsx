@@ -44,11 +44,20 @@ export function ZplFilePanel() {
   const printer = useZpl((s) => s.printer);
   const copies = useZpl((s) => s.copies);
   const keepSettings = useZpl((s) => s.keepSettings);
+  const remember = useZpl((s) => s.remember);
   const asIs = useZpl((s) => s.asIs);
   const printing = useZpl((s) => s.printing);
   const message = useZpl((s) => s.message);
   const printers = usePrinters((s) => s.printers);
   const documentPrinter = useDocument((s) => s.printer);
+
+  // A file's printer settings are kept or taken out as saved for the printer, until the user says otherwise.
+  const chosen = printers.find((p) => p.id === printer);
+  const saved = chosen?.zplKeepSettings ?? false;
+  const token = file?.token;
+  useEffect(() => {
+    if (token) zpl.getState().setKeepSettings(saved);
+  }, [zpl, token, printer, saved]);
 
   // The printer chosen for templates is the file's too, until another is chosen here.
   useEffect(() => {
@@ -143,6 +152,16 @@ export function ZplFilePanel() {
           />
           <span>Keep the file&apos;s printer settings (~SD ^MD ^PR ^MN…)</span>
         </label>
+        {chosen && keepSettings !== saved && (
+          <label className="field field-inline">
+            <input
+              type="checkbox"
+              checked={remember}
+              onChange={(e) => zpl.getState().setRemember(e.target.checked)}
+            />
+            <span>Remember for {chosen.name}</span>
+          </label>
+        )}
         {file.dpiMismatch && (
           <fieldset className="field">
             <legend className="field-label">
