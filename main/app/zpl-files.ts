@@ -6,6 +6,7 @@
  *
  * An opened file is kept here under a token (the last few), so its bytes cross IPC once.
  */
+import { zplFieldTexts } from '../../src/zpl/field-texts';
 import type { ZplFileOptions } from '../../src/printers/zpl-file-options';
 import { randomBytes } from 'node:crypto';
 import { extname } from 'node:path';
@@ -53,12 +54,9 @@ export interface AppZplFiles {
   ): Promise<ExportedFile>;
 }
 
-/** The text of a label's first `^FD` (its first field), for the list and History. */
-export function firstFieldText(bytes: Uint8Array): string {
-  const text = new TextDecoder('latin1').decode(bytes);
-  const m = /\^FD([^^~]*)/.exec(text);
-  return (m?.[1] ?? '').trim().slice(0, 80);
-}
+/** The text of a label's first `^FD` (its first field), for the list. */
+const firstFieldText = (bytes: Uint8Array): string =>
+  zplFieldTexts(new TextDecoder('latin1').decode(bytes), 1)[0] ?? '';
 
 const inches = (dots: number, dpi: number) => `${Math.round((dots / dpi) * 100) / 100}`;
 

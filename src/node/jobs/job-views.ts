@@ -3,6 +3,7 @@
  * duplicates, the labels it reprints), how people find a label of a CSV job ("label 5 (record 5)"), and what
  * each label of a job carries (its record, counter numbers and typed values, followed back through reprints).
  */
+import { zplFieldTexts } from '../../zpl/field-texts';
 import type { Job } from '../../jobs/model';
 import { reprintChain, type FirstLabel } from '../../jobs/reprint-chain';
 import { JobNotFound } from '../../jobs/store';
@@ -112,15 +113,31 @@ export function jobViews(store: SqliteJobStore): JobViews {
   };
 
   const summaries = new Map<number, { label: string; value: string }[]>();
+  /** A label's stored bytes, or nothing while it is not rendered. */
+  const payloadOf = (jobId: number, n: number): string => {
+    try {
+      return store.payload(jobId, n);
+    } catch (e) {
+      if (e instanceof JobNotFound) return '';
+      throw e;
+    }
+  };
+
   const summary = (jobId: number): { label: string; value: string }[] => {
     const kept = summaries.get(jobId);
     if (kept) return kept;
     let values: { label: string; value: string }[] = [];
     if (mustJob(jobId).labelCount > 0) {
       const first = firstJobs()(jobId, 1);
-      values = describer()(first.job, first.n)
-        .values.slice(0, SUMMARY_VALUES)
-        .map(({ label, value }) => ({ label, value }));
+      // A ZPL file made elsewhere has no template fields: its first label's field texts say what is on it.
+      values = first.job.zplFile
+        ? zplFieldTexts(payloadOf(first.job.id, first.n), SUMMARY_VALUES).map((value) => ({
+            label: 'Text',
+            value,
+          }))
+        : describer()(first.job, first.n)
+            .values.slice(0, SUMMARY_VALUES)
+            .map(({ label, value }) => ({ label, value }));
     }
     if (summaries.size >= SUMMARY_CACHE) summaries.delete(summaries.keys().next().value!);
     summaries.set(jobId, values);

@@ -104,6 +104,9 @@ describe('zpl.print', () => {
     const received = zebra.jobs.slice(before).map((j) => j.zpl);
     expect(received.map((z) => /\^FD(TRK-\d+)\^FS/.exec(z)?.[1])).toEqual(['TRK-001', 'TRK-002']);
     for (const z of received) expect(z).not.toMatch(/~SD|\^PR/);
+    // History says what is on it: the first label's field texts.
+    const listed = (await call('jobs.list', {})).find((j) => j.id === a.job.id);
+    expect(listed?.onIt).toEqual([{ label: 'Text', value: 'TRK-001' }]);
   });
 
   it('keeps the settings when asked', async () => {
