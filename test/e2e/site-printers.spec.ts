@@ -75,6 +75,9 @@ test("site printers: the site's printer in the picker, 2 copies delivered throug
     await page.getByLabel(/Print through the site server/).check();
     await page.getByRole('button', { name: 'Test site connection' }).click();
     await expect(page.getByTestId('site-connection-test')).toContainText('Connected to the site server');
+    // The test tries what is typed; Save makes the site the backend.
+    await page.getByRole('button', { name: 'Save site server' }).click();
+    await expect(page.getByTestId('connection')).toContainText('Site server online');
 
     await page.getByRole('link', { name: 'Print', exact: true }).click();
     await page
